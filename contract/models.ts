@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+/**
+ * One model of the public price list (`GET /api/models`), as the models page shows it. Prices are USD numbers
+ * (exact micro-dollar amounts); `null` where not applicable (no cached rate, or a text model's per-request price).
+ */
+export const publicModelSchema = z.object({
+  id: z.string(),
+  display_name: z.string(),
+  family: z.string(),
+  kind: z.enum(['text', 'image']),
+  context_length: z.number().int(),
+  max_output_tokens: z.number().int(),
+  input_usd_per_million: z.number(),
+  output_usd_per_million: z.number(),
+  cached_input_usd_per_million: z.number().nullable(),
+  usd_per_request: z.number().nullable(),
+  list_input_usd_per_million: z.number(),
+  list_output_usd_per_million: z.number(),
+  list_usd_per_request: z.number().nullable(),
+  /** Discount against the vendor's list price, percent, for a 10:1 input:output mix (or per request for images). */
+  discount_percent: z.number(),
+  /** What 10M input + 1M output tokens (or 100 images) save against the list price, USD. */
+  savings_usd_at_10_to_1: z.number(),
+  price_effective_at: z.string(),
+  is_simulated: z.boolean(),
+  supports_tools: z.boolean(),
+  supports_vision: z.boolean(),
+});
+export type PublicModel = z.infer<typeof publicModelSchema>;
+
+export const publicModelListSchema = z.object({
+  data: z.array(publicModelSchema),
+  sandbox: z.boolean(),
+  public_base_url: z.string(),
+  direct_base_url: z.string(),
+});
+export type PublicModelList = z.infer<typeof publicModelListSchema>;

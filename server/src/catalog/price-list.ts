@@ -1,0 +1,67 @@
+import type { Database } from '../db/database.ts';
+import { listModels } from '../db/models.ts';
+import type { ModelRow } from '../db/schema.ts';
+
+/** A catalogue model with its live price, as billing and the models page read it. Money in integer micros. */
+export type CatalogModel = {
+  id: string;
+  displayName: string;
+  family: string;
+  kind: 'text' | 'image';
+  contextLength: number;
+  maxOutputTokens: number;
+  inputRateMicros: number;
+  outputRateMicros: number;
+  cachedInputRateMicros: number | null;
+  perRequestMicros: number | null;
+  listInputRateMicros: number;
+  listOutputRateMicros: number;
+  listCachedInputRateMicros: number | null;
+  listPerRequestMicros: number | null;
+  supportsTools: boolean;
+  supportsVision: boolean;
+  priceEffectiveAtMs: number;
+  createdAtMs: number;
+};
+
+/** The live price list held in memory; `reload` swaps it atomically after a change in the database. */
+export type PriceList = {
+  find: (modelId: string) => CatalogModel | undefined;
+  list: () => readonly CatalogModel[];
+  reload: () => Promise<void>;
+};
+
+export async function loadPriceList(db: Database): Promise<PriceList> {
+  let byId = new Map<string, CatalogModel>();
+  let ordered: readonly CatalogModel[] = [];
+  const reload = async () => {
+    const models = (await listModels(db)).filter((row) => row.enabled === 1).map(toCatalogModel);
+    byId = new Map(models.map((model) => [model.id, model]));
+    ordered = models;
+  };
+  await reload();
+  return { find: (modelId) => byId.get(modelId), list: () => ordered, reload };
+}
+
+function toCatalogModel(row: ModelRow): CatalogModel {
+  return {
+    id: row.id,
+    displayName: row.display_name,
+    family: row.family,
+    kind: row.kind,
+    contextLength: row.context_length,
+    maxOutputTokens: row.max_output_tokens,
+    inputRateMicros: row.input_rate_micros,
+    outputRateMicros: row.output_rate_micros,
+    cachedInputRateMicros: row.cached_input_rate_micros,
+    perRequestMicros: row.per_request_micros,
+    listInputRateMicros: row.list_input_rate_micros,
+    listOutputRateMicros: row.list_output_rate_micros,
+    listCachedInputRateMicros: row.list_cached_input_rate_micros,
+    listPerRequestMicros: row.list_per_request_micros,
+    supportsTools: row.supports_tools === 1,
+    supportsVision: row.supports_vision === 1,
+    priceEffectiveAtMs: row.price_effective_at,
+    createdAtMs: row.created_at,
+  };
+}

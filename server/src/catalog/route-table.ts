@@ -1,0 +1,110 @@
+import type { Config } from '../config/config.ts';
+import type { SeedModel } from '../config/seed-catalog.ts';
+import type { Database } from '../db/database.ts';
+import { listRoutes } from '../db/routes.ts';
+import type { SecretBox } from '../lib/secret-box.ts';
+import { isProviderId, type ProviderId } from '../providers/provider-id.ts';
+import type { PriceList } from './price-list.ts';
+import { providerEndpoints } from './provider-endpoints.ts';
+
+/** One way to reach a model upstream. The credential is decrypted in memory only. */
+export type Route = {
+  id: string;
+  modelId: string;
+  provider: ProviderId;
+  baseUrl: string;
+  credential: string | undefined;
+  upstreamModel: string;
+  priority: number;
+  weight: number;
+  /** `database` (operator-managed), `environment` (a vendor key from the config) or `sandbox` (a simulator). */
+  origin: 'database' | 'environment' | 'sandbox';
+};
+
+export type RouteTable = {
+  /** Enabled routes of a model, best priority first. */
+  routesFor: (modelId: string) => readonly Route[];
+  /** Whether every route of the model is a simulator. */
+  isSimulated: (modelId: string) => boolean;
+  reload: () => Promise<void>;
+};
+
+export type RouteTableDeps = {
+  db: Database;
+  config: Config;
+  secretBox: SecretBox;
+  priceList: PriceList;
+  seedCatalog: readonly SeedModel[];
+  /** Root URL of the running simulator in sandbox mode, else undefined. */
+  simulatorUrl: string | undefined;
+};
+
+/**
+ * Builds the routes of every model: operator routes from the database, then live vendor routes for vendors whose
+ * credential is configured, and, in sandbox mode, a simulator route for each model that has no live route.
+ */
+export async function loadRouteTable(deps: RouteTableDeps): Promise<RouteTable> {
+  let byModel = new Map<string, Route[]>();
+  const seedById = new Map(deps.seedCatalog.map((model) => [model.id, model]));
+  const reload = async () => {
+    const next = new Map<string, Route[]>();
+    const add = (route: Route) => next.set(route.modelId, [...(next.get(route.modelId) ?? []), route]);
+    for (const row of await listRoutes(deps.db)) {
+      if (row.enabled !== 1 || !isProviderId(row.provider)) continue;
+      add({
+        id: row.id,
+        modelId: row.model_id,
+        provider: row.provider,
+        baseUrl: row.base_url,
+        credential: row.credential_ciphertext ? deps.secretBox.open(row.credential_ciphertext) : undefined,
+        upstreamModel: row.upstream_model,
+        priority: row.priority,
+        weight: row.weight,
+        origin: 'database',
+      });
+    }
+    for (const model of deps.priceList.list()) {
+      const seed = seedById.get(model.id);
+      if (!seed) continue;
+      const endpoint = providerEndpoints[seed.provider];
+      const credential = endpoint.credentialKey ? deps.config.vendorCredentials[endpoint.credentialKey] : undefined;
+      if (credential && endpoint.publicBaseUrl) {
+        add(seedRoute({ seed, origin: 'environment', baseUrl: endpoint.publicBaseUrl, credential }));
+      }
+      if (deps.simulatorUrl && !next.has(model.id)) {
+        const baseUrl = `${deps.simulatorUrl}${endpoint.simulatorPath}`;
+        add(seedRoute({ seed, origin: 'sandbox', baseUrl, credential: 'sandbox-key' }));
+      }
+    }
+    for (const routes of next.values()) routes.sort((left, right) => left.priority - right.priority);
+    byModel = next;
+  };
+  await reload();
+  return {
+    routesFor: (modelId) => byModel.get(modelId) ?? [],
+    isSimulated: (modelId) => {
+      const routes = byModel.get(modelId) ?? [];
+      return routes.length > 0 && routes.every((route) => route.origin === 'sandbox');
+    },
+    reload,
+  };
+}
+
+function seedRoute(input: {
+  seed: SeedModel;
+  origin: 'environment' | 'sandbox';
+  baseUrl: string;
+  credential: string;
+}): Route {
+  return {
+    id: `${input.origin}:${input.seed.id}`,
+    modelId: input.seed.id,
+    provider: input.seed.provider,
+    baseUrl: input.baseUrl,
+    credential: input.credential,
+    upstreamModel: input.seed.upstreamModel,
+    priority: input.origin === 'environment' ? 100 : 1000,
+    weight: 1,
+    origin: input.origin,
+  };
+}

@@ -1,0 +1,88 @@
+import { ConfigError, readConfig } from '../config/config.ts';
+import { loadMasterKey } from '../config/master-key.ts';
+import { openDatabase } from '../db/database.ts';
+import { GatewayError } from '../errors/gateway-error.ts';
+import { systemClock } from '../lib/clock.ts';
+import { cryptoIds } from '../lib/ids.ts';
+import { createSecretBox } from '../lib/secret-box.ts';
+import { prepareDatabase } from '../prepare-database.ts';
+import { runBalanceCommand } from './balance-commands.ts';
+import { UsageError, type CliContext } from './cli-context.ts';
+import { runKeyCommand } from './key-commands.ts';
+import { runModelCommand } from './model-commands.ts';
+import { runRouteCommand } from './route-commands.ts';
+import { runUserCommand } from './user-commands.ts';
+
+const usage = `usage: npm run cli -- <command>
+  migrate
+  user create --email E --password P [--admin] [--balance-usd N]
+  key create --email E [--name N]
+  balance credit --email E --usd N --reason R [--idempotency-key K]
+  route add --model M --provider P --base-url U --api-key K [--upstream-model X] [--priority N] [--weight N]
+  route list | route disable --id ID | route enable --id ID
+  model list | model set-price --model M [--input-usd N] [--output-usd N] [--cached-input-usd N] [--per-request-usd N] [--reason R]`;
+
+type Command = (context: CliContext, action: string | undefined, args: readonly string[]) => Promise<void>;
+
+const commands: Record<string, Command> = {
+  migrate: async (context) => context.print('migrations applied and catalogue seeded; the database is up to date'),
+  user: runUserCommand,
+  key: runKeyCommand,
+  balance: runBalanceCommand,
+  route: runRouteCommand,
+  model: runModelCommand,
+};
+
+/** The operator CLI: works on the same DATA_DIR or DATABASE_URL as a running server, which sees changes within a second. */
+async function main(argv: readonly string[]): Promise<number> {
+  const [group, ...rest] = argv;
+  const command = group === undefined ? undefined : commands[group];
+  if (!command) {
+    process.stderr.write(
+      `${group === undefined || group === '--help' ? '' : `unknown command "${group}"\n`}${usage}\n`,
+    );
+    return group === '--help' ? 0 : 2;
+  }
+  const config = readConfig();
+  const database = openDatabase(config.database);
+  try {
+    await prepareDatabase({ db: database.db, clock: systemClock }, config);
+    const action = group === 'migrate' ? undefined : rest[0];
+    const args = group === 'migrate' ? rest : rest.slice(1);
+    await command(
+      {
+        db: database.db,
+        config,
+        clock: systemClock,
+        ids: cryptoIds,
+        secretBox: () =>
+          createSecretBox(loadMasterKey({ masterKeyHex: config.masterKeyHex, dataDir: config.dataDir }).key),
+        print: (line) => process.stdout.write(`${line}\n`),
+      },
+      action,
+      args,
+    );
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof UsageError) {
+    process.stderr.write(`error: ${error.message}\n${usage}\n`);
+    process.exitCode = 2;
+  } else if (error instanceof ConfigError || error instanceof GatewayError) {
+    process.stderr.write(`error: ${error.message}\n`);
+    process.exitCode = error instanceof ConfigError ? 2 : 1;
+  } else {
+    const code = (error as NodeJS.ErrnoException).code;
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(
+      `error: ${code === 'ECONNREFUSED' ? 'cannot reach the database (is it running at DATABASE_URL?)' : message}\n`,
+    );
+    process.exitCode = 1;
+  }
+}

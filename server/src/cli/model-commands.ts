@@ -1,0 +1,53 @@
+import { bumpCacheVersion } from '../db/cache-versions.ts';
+import { findModel, listModels, updateModelPrice } from '../db/models.ts';
+import { formatUsd, parseUsdToMicros } from '../lib/money.ts';
+import { parseOptions, UsageError, type CliContext } from './cli-context.ts';
+
+/** `model list` and `model set-price --model M [--input-usd N] [--output-usd N] [--cached-input-usd N] [--per-request-usd N]`. */
+export async function runModelCommand(context: CliContext, action: string | undefined, args: readonly string[]) {
+  if (action === 'list') {
+    parseOptions(args, {});
+    for (const model of await listModels(context.db)) {
+      const price =
+        model.kind === 'image'
+          ? `${formatUsd(model.per_request_micros ?? 0)} USD/request`
+          : `in ${formatUsd(model.input_rate_micros)} out ${formatUsd(model.output_rate_micros)} USD/1M tokens`;
+      context.print(
+        `${model.id.padEnd(28)} ${model.family.padEnd(10)} ${model.kind.padEnd(5)} ${price}${model.enabled ? '' : '  (disabled)'}`,
+      );
+    }
+    return;
+  }
+  if (action !== 'set-price')
+    throw new UsageError(`unknown model command "${action ?? ''}" (expected: list, set-price)`);
+  const options = parseOptions(args, {
+    model: { type: 'string', required: true },
+    'input-usd': { type: 'string' },
+    'output-usd': { type: 'string' },
+    'cached-input-usd': { type: 'string' },
+    'per-request-usd': { type: 'string' },
+    reason: { type: 'string' },
+  });
+  const model = await findModel(context.db, options.model ?? '');
+  if (!model) throw new UsageError(`no model ${options.model} in the catalogue`);
+  const amount = (name: string, text: string | undefined, current: number | null) => {
+    if (text === undefined) return current;
+    const micros = parseUsdToMicros(text);
+    if (micros === undefined || micros < 0)
+      throw new UsageError(`--${name} must be a non-negative USD amount, got "${text}"`);
+    return micros;
+  };
+  const input = amount('input-usd', options['input-usd'], model.input_rate_micros) ?? 0;
+  const output = amount('output-usd', options['output-usd'], model.output_rate_micros) ?? 0;
+  await updateModelPrice(context.db, {
+    modelId: model.id,
+    effectiveAt: context.clock.nowMs(),
+    inputRateMicros: input,
+    outputRateMicros: output,
+    cachedInputRateMicros: amount('cached-input-usd', options['cached-input-usd'], model.cached_input_rate_micros),
+    perRequestMicros: amount('per-request-usd', options['per-request-usd'], model.per_request_micros),
+    reason: options.reason ?? 'set by operator (CLI)',
+  });
+  await bumpCacheVersion(context.db, 'catalog');
+  context.print(`price of ${model.id} set: input ${formatUsd(input)} output ${formatUsd(output)} USD per 1M tokens`);
+}

@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { ConfigError, parseConfig } from './config.ts';
+
+test('with nothing configured it runs on SQLite in ./data, port 8080, sandbox on', () => {
+  const config = parseConfig({});
+  assert.equal(config.port, 8080);
+  assert.equal(config.database.kind, 'sqlite');
+  assert.equal(config.dataDir, path.resolve('./data'));
+  assert.equal(config.isSandbox, true);
+  assert.equal(config.publicBaseUrl, 'http://127.0.0.1:8080');
+  assert.ok(Object.isFrozen(config));
+});
+
+test('a vendor credential turns auto sandbox off; SANDBOX=on keeps it on', () => {
+  assert.equal(parseConfig({ OPENAI_API_KEY: 'sk-live' }).isSandbox, false);
+  assert.equal(parseConfig({ OPENAI_API_KEY: 'sk-live', SANDBOX: 'on' }).isSandbox, true);
+  assert.equal(parseConfig({ SANDBOX: 'off' }).isSandbox, false);
+});
+
+test('DATABASE_URL selects PostgreSQL', () => {
+  const config = parseConfig({ DATABASE_URL: 'postgres://u:p@db:5432/gateway' });
+  assert.deepEqual(config.database, { kind: 'postgres', url: 'postgres://u:p@db:5432/gateway' });
+});
+
+test('every invalid key is reported together', () => {
+  assert.throws(
+    () => parseConfig({ PORT: 'eighty', SANDBOX: 'maybe', MASTER_KEY: 'short', DATABASE_URL: 'mysql://x' }),
+    (error: unknown) => {
+      assert.ok(error instanceof ConfigError);
+      const keys = error.problems.map((problem) => problem.split(':')[0]);
+      assert.deepEqual(keys.sort(), ['DATABASE_URL', 'MASTER_KEY', 'PORT', 'SANDBOX']);
+      return true;
+    },
+  );
+});
+
+test('base URLs lose their trailing slash and the direct one defaults to the public one', () => {
+  const config = parseConfig({ PUBLIC_BASE_URL: 'https://api.example.com/' });
+  assert.equal(config.publicBaseUrl, 'https://api.example.com');
+  assert.equal(config.directBaseUrl, 'https://api.example.com');
+});

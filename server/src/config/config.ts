@@ -1,0 +1,143 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Vendor credentials the gateway reads from the environment; each one configures a live route family. */
+export const vendorCredentialKeys = [
+  'OPENAI_API_KEY',
+  'ANTHROPIC_API_KEY',
+  'GEMINI_API_KEY',
+  'DEEPSEEK_API_KEY',
+  'XAI_API_KEY',
+  'MISTRAL_API_KEY',
+  'GROQ_API_KEY',
+  'TOGETHER_API_KEY',
+  'OPENROUTER_API_KEY',
+] as const;
+export type VendorCredentialKey = (typeof vendorCredentialKeys)[number];
+
+const booleanText = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
+
+const environmentSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(postgres|postgresql):\/\/.+/, 'must be a postgres:// URL (leave unset for the embedded SQLite)')
+    .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/.+/, 'must be a redis:// or rediss:// URL')
+    .optional(),
+  PUBLIC_BASE_URL: optionalUrl,
+  DIRECT_BASE_URL: optionalUrl,
+  MASTER_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
+    .optional(),
+  SANDBOX: z.enum(['on', 'off', 'auto']).default('auto'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WELCOME_BALANCE_USD: z.coerce.number().min(0).max(1_000_000).default(1),
+  DEFAULT_DISCOUNT_PERCENT: z.coerce.number().min(0).max(90).default(20),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(100 * 1024 * 1024)
+    .default(20 * 1024 * 1024),
+  ALLOW_PRIVATE_UPSTREAMS: booleanText.default(false),
+  WEB_DIST_DIR: z.string().min(1).optional(),
+  ...Object.fromEntries(vendorCredentialKeys.map((key) => [key, z.string().min(1).optional()])),
+});
+
+/** Which database the gateway runs on. */
+export type DatabaseConfig = { kind: 'sqlite'; filePath: string } | { kind: 'postgres'; url: string };
+
+/** The validated, frozen configuration; the only place `process.env` is read is `readConfig`. */
+export type Config = {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly database: DatabaseConfig;
+  readonly redisUrl: string | undefined;
+  readonly publicBaseUrl: string;
+  readonly directBaseUrl: string;
+  /** Explicit master key (hex) or undefined: then it is read from or generated into `DATA_DIR`. */
+  readonly masterKeyHex: string | undefined;
+  readonly sandboxSetting: 'on' | 'off' | 'auto';
+  /** Sandbox mode as decided: `on`, or `auto` with no vendor credential configured. */
+  readonly isSandbox: boolean;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  readonly welcomeBalanceMicros: number;
+  readonly defaultDiscountBasisPoints: number;
+  readonly shutdownGraceMs: number;
+  readonly bodyLimitBytes: number;
+  readonly allowPrivateUpstreams: boolean;
+  readonly webDistDir: string;
+  readonly vendorCredentials: Readonly<Partial<Record<VendorCredentialKey, string>>>;
+};
+
+/** Every invalid or missing key, reported together. */
+export class ConfigError extends Error {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
+    super(`invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/** Validates an environment (normally `process.env`) into a frozen Config, or throws ConfigError naming every bad key. */
+export function parseConfig(environment: Readonly<Record<string, string | undefined>>): Config {
+  const present = Object.fromEntries(
+    Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const result = environmentSchema.safeParse(present);
+  if (!result.success) {
+    throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const values = result.data;
+  const vendorCredentials: Partial<Record<VendorCredentialKey, string>> = {};
+  for (const key of vendorCredentialKeys) {
+    const value = (values as Record<string, unknown>)[key];
+    if (typeof value === 'string') vendorCredentials[key] = value;
+  }
+  const hasVendorCredential = Object.keys(vendorCredentials).length > 0;
+  const dataDir = path.resolve(values.DATA_DIR);
+  const localBaseUrl = `http://${values.HOST.includes(':') ? `[${values.HOST}]` : values.HOST}:${values.PORT}`;
+  return Object.freeze({
+    port: values.PORT,
+    host: values.HOST,
+    dataDir,
+    database: databaseConfig(values.DATABASE_URL, dataDir),
+    redisUrl: values.REDIS_URL,
+    publicBaseUrl: stripTrailingSlash(values.PUBLIC_BASE_URL ?? localBaseUrl),
+    directBaseUrl: stripTrailingSlash(values.DIRECT_BASE_URL ?? values.PUBLIC_BASE_URL ?? localBaseUrl),
+    masterKeyHex: values.MASTER_KEY,
+    sandboxSetting: values.SANDBOX,
+    isSandbox: values.SANDBOX === 'on' || (values.SANDBOX === 'auto' && !hasVendorCredential),
+    logLevel: values.LOG_LEVEL,
+    welcomeBalanceMicros: Math.round(values.WELCOME_BALANCE_USD * 1_000_000),
+    defaultDiscountBasisPoints: Math.round(values.DEFAULT_DISCOUNT_PERCENT * 100),
+    shutdownGraceMs: values.SHUTDOWN_GRACE_MS,
+    bodyLimitBytes: values.BODY_LIMIT_BYTES,
+    allowPrivateUpstreams: values.ALLOW_PRIVATE_UPSTREAMS,
+    webDistDir: path.resolve(values.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../../web/dist')),
+    vendorCredentials: Object.freeze(vendorCredentials),
+  });
+}
+
+/** Reads `process.env` once. */
+export function readConfig(): Config {
+  return parseConfig(process.env);
+}
+
+function databaseConfig(url: string | undefined, dataDir: string): DatabaseConfig {
+  return url ? { kind: 'postgres', url } : { kind: 'sqlite', filePath: path.join(dataDir, 'gateway.sqlite') };
+}
+
+function stripTrailingSlash(url: string): string {
+  return url.endsWith('/') ? url.slice(0, -1) : url;
+}

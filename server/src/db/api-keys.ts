@@ -1,0 +1,52 @@
+import type { Database } from './database.ts';
+import type { ApiKeyRow, UserRow } from './schema.ts';
+
+export type NewApiKey = Omit<ApiKeyRow, 'spent_micros' | 'last_used_at' | 'revoked_at'>;
+
+/** An active key with what authentication needs of its owner. */
+export type ApiKeyWithOwner = ApiKeyRow & { user_status: UserRow['status']; user_role: UserRow['role'] };
+
+export async function insertApiKey(db: Database, key: NewApiKey): Promise<void> {
+  await db.insertInto('api_keys').values(key).execute();
+}
+
+/** Every key that is not revoked, with its owner; the authentication cache loads these. */
+export async function listActiveApiKeys(db: Database): Promise<ApiKeyWithOwner[]> {
+  return db
+    .selectFrom('api_keys')
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .selectAll('api_keys')
+    .select(['users.status as user_status', 'users.role as user_role'])
+    .where('api_keys.revoked_at', 'is', null)
+    .execute();
+}
+
+export async function listApiKeysForUser(db: Database, userId: string): Promise<ApiKeyRow[]> {
+  return db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').execute();
+}
+
+/** Revokes a key of this user; returns whether a key was revoked. */
+export async function revokeApiKey(
+  db: Database,
+  input: { userId: string; keyId: string; revokedAt: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: input.revokedAt })
+    .where('id', '=', input.keyId)
+    .where('user_id', '=', input.userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function findActiveApiKeyByHash(db: Database, keyHash: string): Promise<ApiKeyWithOwner | undefined> {
+  return db
+    .selectFrom('api_keys')
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .selectAll('api_keys')
+    .select(['users.status as user_status', 'users.role as user_role'])
+    .where('api_keys.key_hash', '=', keyHash)
+    .where('api_keys.revoked_at', 'is', null)
+    .executeTakeFirst();
+}

@@ -1,0 +1,23 @@
+import type { Database } from './database.ts';
+import type { UserRow } from './schema.ts';
+
+export type NewUser = Pick<UserRow, 'id' | 'email' | 'password_hash' | 'role' | 'created_at'>;
+
+export async function insertUser(db: Database, user: NewUser): Promise<void> {
+  await db
+    .insertInto('users')
+    .values({ ...user, status: 'active', balance_micros: 0 })
+    .execute();
+}
+
+export async function findUserByEmail(db: Database, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+export async function findUserById(db: Database, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function listUsers(db: Database, options: { limit: number }): Promise<UserRow[]> {
+  return db.selectFrom('users').selectAll().orderBy('created_at', 'desc').limit(options.limit).execute();
+}

@@ -1,0 +1,28 @@
+/**
+ * Base of every error the gateway returns to a client. Each subclass fixes the HTTP status, the OpenAI `type` and a
+ * default `code`; `http/write-error.ts` turns it into the four-key OpenAI error body.
+ */
+/** Options every gateway error takes; `code` overrides the class default. */
+export type GatewayErrorOptions = {
+  code?: string | null;
+  param?: string | null;
+  headers?: Record<string, string>;
+  cause?: unknown;
+};
+
+export abstract class GatewayError extends Error {
+  abstract readonly status: number;
+  abstract readonly type: string;
+  readonly code: string | null;
+  readonly param: string | null;
+  /** Extra response headers (for example `Retry-After`). */
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(message: string, options: GatewayErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = options.code ?? null;
+    this.param = options.param ?? null;
+    this.headers = options.headers ?? {};
+  }
+}

@@ -1,0 +1,15 @@
+import { GatewayError } from './gateway-error.ts';
+
+/** A per-key or per-account limit was hit. Always carries `Retry-After` (whole seconds, at least 1). */
+export class RateLimitError extends GatewayError {
+  readonly status = 429;
+  readonly type: 'requests' | 'tokens';
+
+  constructor(message: string, options: { retryAfterSeconds: number; limitKind: 'requests' | 'tokens' }) {
+    super(message, {
+      code: 'rate_limit_exceeded',
+      headers: { 'retry-after': String(Math.max(1, Math.ceil(options.retryAfterSeconds))) },
+    });
+    this.type = options.limitKind;
+  }
+}

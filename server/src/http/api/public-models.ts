@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import type { PublicModel, PublicModelList } from '../../../../contract/models.ts';
+import { comparePriceWithList } from '../../catalog/price-comparison.ts';
+import type { CatalogModel, PriceList } from '../../catalog/price-list.ts';
+import type { RouteTable } from '../../catalog/route-table.ts';
+import { microsToUsd } from '../../lib/money.ts';
+
+export type PublicModelsDeps = {
+  priceList: PriceList;
+  routeTable: RouteTable;
+  isSandbox: boolean;
+  publicBaseUrl: string;
+  directBaseUrl: string;
+};
+
+/** `GET /api/models`: the public price list the models page shows; the same rows billing reads. */
+export function registerPublicModelRoutes(app: FastifyInstance, deps: PublicModelsDeps): void {
+  app.get('/api/models', async (): Promise<PublicModelList> => ({
+    data: deps.priceList
+      .list()
+      .filter((model) => deps.routeTable.routesFor(model.id).length > 0)
+      .map((model) => toPublicModel(model, deps.routeTable.isSimulated(model.id))),
+    sandbox: deps.isSandbox,
+    public_base_url: `${deps.publicBaseUrl}/v1`,
+    direct_base_url: `${deps.directBaseUrl}/v1`,
+  }));
+}
+
+function toPublicModel(model: CatalogModel, isSimulated: boolean): PublicModel {
+  const comparison = comparePriceWithList(model);
+  const usdOrNull = (micros: number | null) => (micros === null ? null : microsToUsd(micros));
+  return {
+    id: model.id,
+    display_name: model.displayName,
+    family: model.family,
+    kind: model.kind,
+    context_length: model.contextLength,
+    max_output_tokens: model.maxOutputTokens,
+    input_usd_per_million: microsToUsd(model.inputRateMicros),
+    output_usd_per_million: microsToUsd(model.outputRateMicros),
+    cached_input_usd_per_million: usdOrNull(model.cachedInputRateMicros),
+    usd_per_request: usdOrNull(model.perRequestMicros),
+    list_input_usd_per_million: microsToUsd(model.listInputRateMicros),
+    list_output_usd_per_million: microsToUsd(model.listOutputRateMicros),
+    list_usd_per_request: usdOrNull(model.listPerRequestMicros),
+    discount_percent: comparison.discountPercent,
+    savings_usd_at_10_to_1: microsToUsd(comparison.savingsMicros),
+    price_effective_at: new Date(model.priceEffectiveAtMs).toISOString(),
+    is_simulated: isSimulated,
+    supports_tools: model.supportsTools,
+    supports_vision: model.supportsVision,
+  };
+}

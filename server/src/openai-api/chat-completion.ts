@@ -1,0 +1,58 @@
+/** OpenAI Chat Completions response and stream chunk shapes (wire-formats.md §1.3, §1.4). */
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'function_call';
+
+export type Usage = {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details?: { cached_tokens: number; cache_write_tokens?: number };
+  completion_tokens_details?: { reasoning_tokens: number };
+  /** Added by the gateway: what the ledger debits for this request, in USD. */
+  cost?: number;
+};
+
+export type ToolCall = { id: string; type: 'function'; function: { name: string; arguments: string } };
+
+export type AssistantMessage = {
+  role: 'assistant';
+  content: string | null;
+  refusal: string | null;
+  tool_calls?: ToolCall[];
+  /** Reasoning text some vendors return (DeepSeek, xAI, vLLM); passed on as-is. */
+  reasoning_content?: string;
+};
+
+export type ChatCompletion = {
+  id: string;
+  object: 'chat.completion';
+  created: number;
+  model: string;
+  choices: Array<{ index: number; message: AssistantMessage; finish_reason: FinishReason; logprobs: null }>;
+  usage?: Usage;
+  system_fingerprint?: string;
+};
+
+export type ToolCallDelta = {
+  index: number;
+  id?: string;
+  type?: 'function';
+  function: { name?: string; arguments?: string };
+};
+
+export type ChunkDelta = {
+  role?: 'assistant';
+  content?: string | null;
+  refusal?: string | null;
+  tool_calls?: ToolCallDelta[];
+  reasoning_content?: string;
+};
+
+export type ChatChunk = {
+  id: string;
+  object: 'chat.completion.chunk';
+  created: number;
+  model: string;
+  choices: Array<{ index: number; delta: ChunkDelta; finish_reason: FinishReason | null; logprobs?: null }>;
+  usage?: Usage | null;
+};

@@ -1,0 +1,76 @@
+import type { ChatRequest } from '../openai-api/chat-request.ts';
+import type { ChatChunk, ChatCompletion } from '../openai-api/chat-completion.ts';
+import type { ProviderId } from './provider-id.ts';
+
+/** Where one route sends a request: filled from the route row, the credential already decrypted. */
+export type UpstreamTarget = {
+  baseUrl: string;
+  /** The vendor credential, or undefined for servers that need none (local vLLM, Ollama). */
+  credential: string | undefined;
+  /** The model id the vendor expects (may differ from the id the client asked for). */
+  upstreamModel: string;
+};
+
+/** A fully built upstream HTTP call; `providers/shared/post-json.ts` sends it. */
+export type UpstreamHttpRequest = {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+};
+
+/** One server-sent event, already split by `providers/shared/parse-sse.ts`; `data` is parsed JSON. */
+export type SseEvent = { event: string | undefined; data: unknown };
+
+/**
+ * How an upstream failure must be handled (STYLE.md §8):
+ * - `request`: the client's request is at fault; return it as InvalidRequestError, never retry.
+ * - `credential`: the vendor rejected *our* credential; log and fail over.
+ * - `retryable`: 429, 5xx, overload, timeouts; fail over, honouring `retryAfterMs` for the route.
+ */
+export type UpstreamFailure = {
+  kind: 'request' | 'credential' | 'retryable';
+  status: number;
+  /** Clean message, safe to show a client (no keys, no hosts). */
+  message: string;
+  /** For `request`: the client parameter at fault, when the vendor says. */
+  param?: string;
+  retryAfterMs?: number;
+  /** The raw vendor error code or type, for logs. */
+  vendorCode?: string;
+};
+
+/** The only contract between the pipeline and a vendor. Every function is pure: no I/O, clock or logging. */
+export type ProviderAdapter = {
+  readonly id: ProviderId;
+  /** ChatRequest → the vendor's HTTP request. Throws InvalidRequestError for a parameter the vendor cannot honour. */
+  buildRequest: (input: { request: ChatRequest; target: UpstreamTarget; isStreaming: boolean }) => UpstreamHttpRequest;
+  /** The vendor's JSON response body → a ChatCompletion whose `model` is `requestedModel`. */
+  parseResponse: (input: {
+    body: unknown;
+    requestedModel: string;
+    createdUnixSeconds: number;
+    id: string;
+  }) => ChatCompletion;
+  /**
+   * The vendor's parsed SSE events → OpenAI chunks whose `model` is `requestedModel`. Usage, when the vendor sends
+   * it, is put on a final chunk with empty `choices`. A vendor's mid-stream error is thrown as an UpstreamFailureError.
+   */
+  parseStream: (input: {
+    events: AsyncIterable<SseEvent>;
+    requestedModel: string;
+    createdUnixSeconds: number;
+    id: string;
+  }) => AsyncIterable<ChatChunk>;
+  /** A non-2xx vendor response → how to handle it. `body` is parsed JSON, or the raw text when it was not JSON. */
+  parseError: (input: { status: number; body: unknown; headers: Readonly<Record<string, string>> }) => UpstreamFailure;
+};
+
+/** Thrown by adapters and shared mechanics when an upstream fails mid-call (for example a mid-stream error event). */
+export class UpstreamFailureError extends Error {
+  readonly failure: UpstreamFailure;
+  constructor(failure: UpstreamFailure) {
+    super(failure.message);
+    this.name = 'UpstreamFailureError';
+    this.failure = failure;
+  }
+}

@@ -1,0 +1,111 @@
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { loadApiKeyCache } from './accounts/api-key-cache.ts';
+import { buildApp } from './app.ts';
+import { loadPriceList } from './catalog/price-list.ts';
+import { loadRouteTable } from './catalog/route-table.ts';
+import type { Config } from './config/config.ts';
+import { loadMasterKey } from './config/master-key.ts';
+import { seedCatalog } from './config/seed-catalog.ts';
+import { openDatabase, type DatabaseHandle } from './db/database.ts';
+import { prepareDatabase } from './prepare-database.ts';
+import { watchCacheVersions } from './db/watch-cache-versions.ts';
+import { createHttpMetrics } from './http/metrics.ts';
+import { systemClock } from './lib/clock.ts';
+import { cryptoIds } from './lib/ids.ts';
+import { createSecretBox } from './lib/secret-box.ts';
+import { startSimulator, type RunningSimulator } from './simulators/start-simulator.ts';
+
+export type RunningGateway = {
+  url: string;
+  database: DatabaseHandle;
+  simulator: RunningSimulator | undefined;
+  /** Stops accepting, lets in-flight requests finish (up to the grace period), then closes everything. */
+  close: () => Promise<void>;
+};
+
+const packageVersion = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+/** Builds every dependency from the config and starts listening. The single composition root. */
+export async function startGateway(config: Config, logger: Logger): Promise<RunningGateway> {
+  const database = openDatabase(config.database);
+  let isShuttingDown = false;
+  try {
+    await prepareDatabase({ db: database.db, clock: systemClock }, config);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const masterKey = loadMasterKey({ masterKeyHex: config.masterKeyHex, dataDir: config.dataDir });
+  if (masterKey.source === 'generated') {
+    logger.warn(
+      { file: masterKey.filePath },
+      'MASTER_KEY is not set: generated one; back it up, it seals vendor credentials',
+    );
+  }
+  const simulator = config.isSandbox ? await startSimulator({ host: '127.0.0.1', chunkDelayMs: 15 }) : undefined;
+  const priceList = await loadPriceList(database.db);
+  const routeTable = await loadRouteTable({
+    db: database.db,
+    config,
+    secretBox: createSecretBox(masterKey.key),
+    priceList,
+    seedCatalog,
+    simulatorUrl: simulator?.url,
+  });
+  const apiKeyCache = await loadApiKeyCache(database.db);
+  const watcher = watchCacheVersions({
+    db: database.db,
+    intervalMs: 500,
+    onChange: async (name) => {
+      if (name === 'api_keys') await apiKeyCache.reload();
+      if (name === 'catalog') await priceList.reload();
+      if (name === 'catalog' || name === 'routes') await routeTable.reload();
+    },
+    onError: (error) => logger.error({ err: error }, 'cache refresh failed'),
+  });
+  const app = await buildApp({
+    db: database.db,
+    isShuttingDown: () => isShuttingDown,
+    apiKeyCache,
+    clock: systemClock,
+    ids: cryptoIds,
+    priceList,
+    routeTable,
+    isSandbox: config.isSandbox,
+    publicBaseUrl: config.publicBaseUrl,
+    directBaseUrl: config.directBaseUrl,
+    logger,
+    metrics: createHttpMetrics(),
+    bodyLimitBytes: config.bodyLimitBytes,
+    version: packageVersion,
+    webDistDir: config.webDistDir,
+  });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    watcher.stop();
+    await simulator?.close();
+    await database.close();
+    throw error;
+  }
+  const address = app.server.address() as AddressInfo;
+  const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  return {
+    url,
+    database,
+    simulator,
+    close: async () => {
+      isShuttingDown = true;
+      watcher.stop();
+      const deadline = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs);
+      await app.close();
+      clearTimeout(deadline);
+      await simulator?.close();
+      await database.close();
+    },
+  };
+}
