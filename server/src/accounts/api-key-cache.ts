@@ -10,6 +10,8 @@ export type CachedApiKey = {
   isOwnerBlocked: boolean;
   expiresAtMs: number | null;
   spendCapMicros: number | null;
+  /** Running spend; the settlement adds to it in memory as it commits to the database. */
+  spentMicros: number;
   allowedModels: ReadonlySet<string> | null;
   requestsPerMinute: number | null;
 };
@@ -50,6 +52,7 @@ function toCachedApiKey(row: ApiKeyWithOwner): CachedApiKey {
     isOwnerBlocked: row.user_status === 'blocked',
     expiresAtMs: row.expires_at,
     spendCapMicros: row.spend_cap_micros,
+    spentMicros: row.spent_micros,
     allowedModels: row.allowed_models === null ? null : new Set(row.allowed_models.split('\n')),
     requestsPerMinute: row.requests_per_minute,
   };

@@ -40,6 +40,8 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WELCOME_BALANCE_USD: z.coerce.number().min(0).max(1_000_000).default(1),
   DEFAULT_DISCOUNT_PERCENT: z.coerce.number().min(0).max(90).default(20),
+  DEFAULT_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  KEEPALIVE_INTERVAL_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
   BODY_LIMIT_BYTES: z.coerce
     .number()
@@ -72,6 +74,10 @@ export type Config = {
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly welcomeBalanceMicros: number;
   readonly defaultDiscountBasisPoints: number;
+  /** Per-key request budget per minute when the key sets none. */
+  readonly defaultRequestsPerMinute: number;
+  /** Silence after which a stream gets a `: keep-alive` comment. */
+  readonly keepAliveIntervalMs: number;
   readonly shutdownGraceMs: number;
   readonly bodyLimitBytes: number;
   readonly allowPrivateUpstreams: boolean;
@@ -121,6 +127,8 @@ export function parseConfig(environment: Readonly<Record<string, string | undefi
     logLevel: values.LOG_LEVEL,
     welcomeBalanceMicros: Math.round(values.WELCOME_BALANCE_USD * 1_000_000),
     defaultDiscountBasisPoints: Math.round(values.DEFAULT_DISCOUNT_PERCENT * 100),
+    defaultRequestsPerMinute: values.DEFAULT_REQUESTS_PER_MINUTE,
+    keepAliveIntervalMs: values.KEEPALIVE_INTERVAL_MS,
     shutdownGraceMs: values.SHUTDOWN_GRACE_MS,
     bodyLimitBytes: values.BODY_LIMIT_BYTES,
     allowPrivateUpstreams: values.ALLOW_PRIVATE_UPSTREAMS,

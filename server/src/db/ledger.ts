@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Database } from './database.ts';
+import type { DatabaseSchema } from './schema.ts';
 import type { LedgerTransactionsTable } from './schema.ts';
 
 export type LedgerEntry = { account: string; amountMicros: number };
@@ -23,42 +25,65 @@ export function userLedgerAccount(userId: string): string {
  * Writes a balanced transaction once per idempotency key, and moves the cached balances of the users it touches in
  * the same database transaction. Returns false (and changes nothing) when the key was already used.
  */
+/**
+ * Posts a transaction that did not come from this node's own settlement (welcome credit, top-up, operator
+ * adjustment) and tells every node to reload the balances it caches.
+ */
 export async function postLedgerTransaction(db: Database, transaction: LedgerTransaction): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const isPosted = await writeLedgerTransaction(trx, transaction);
+    if (isPosted) {
+      await trx
+        .updateTable('cache_versions')
+        .set({ version: sql<number>`version + 1` })
+        .where('name', '=', 'balances')
+        .execute();
+    }
+    return isPosted;
+  });
+}
+
+/** The body of `postLedgerTransaction`, for callers that group it with other writes in their own transaction. */
+export async function writeLedgerTransaction(
+  trx: Transaction<DatabaseSchema>,
+  transaction: LedgerTransaction,
+): Promise<boolean> {
   const total = transaction.entries.reduce((sum, entry) => sum + entry.amountMicros, 0);
   if (total !== 0) throw new Error(`unbalanced ledger transaction ${transaction.idempotencyKey}: sums to ${total}`);
-  return db.transaction().execute(async (trx) => {
-    const inserted = await trx
-      .insertInto('ledger_transactions')
-      .values({
-        id: transaction.id,
-        idempotency_key: transaction.idempotencyKey,
-        kind: transaction.kind,
-        reason: transaction.reason,
-        created_at: transaction.createdAt,
-      })
-      .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+  const inserted = await trx
+    .insertInto('ledger_transactions')
+    .values({
+      id: transaction.id,
+      idempotency_key: transaction.idempotencyKey,
+      kind: transaction.kind,
+      reason: transaction.reason,
+      created_at: transaction.createdAt,
+    })
+    .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+  const entries = transaction.entries.filter((entry) => entry.amountMicros !== 0);
+  if (entries.length > 0) {
     await trx
       .insertInto('ledger_entries')
       .values(
-        transaction.entries.map((entry) => ({
+        entries.map((entry) => ({
           transaction_id: transaction.id,
           account: entry.account,
           amount_micros: entry.amountMicros,
         })),
       )
       .execute();
-    for (const entry of transaction.entries) {
-      if (!entry.account.startsWith(userAccountPrefix)) continue;
-      await trx
-        .updateTable('users')
-        .set({ balance_micros: sql<number>`balance_micros + ${entry.amountMicros}` })
-        .where('id', '=', entry.account.slice(userAccountPrefix.length))
-        .execute();
-    }
-    return true;
-  });
+  }
+  for (const entry of entries) {
+    if (!entry.account.startsWith(userAccountPrefix)) continue;
+    await trx
+      .updateTable('users')
+      .set({ balance_micros: sql<number>`balance_micros + ${entry.amountMicros}` })
+      .where('id', '=', entry.account.slice(userAccountPrefix.length))
+      .execute();
+  }
+  return true;
 }
 
 /** The sum of an account's entries: the definition of its balance. */

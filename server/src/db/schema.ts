@@ -101,7 +101,30 @@ export type CacheVersionsTable = {
   version: number;
 };
 
+export type UsageRecordsTable = {
+  request_id: string;
+  user_id: string;
+  api_key_id: string | null;
+  model_id: string;
+  endpoint: 'chat.completions' | 'responses' | 'messages' | 'images.generations';
+  route_id: string | null;
+  provider: string | null;
+  /** `completed`, `interrupted` (client left or the stream broke: billed for what was delivered) or `failed`. */
+  status: 'completed' | 'interrupted' | 'failed';
+  error_code: string | null;
+  input_tokens: number;
+  cached_tokens: number;
+  output_tokens: number;
+  reasoning_tokens: number;
+  image_count: number;
+  cost_micros: number;
+  time_to_first_token_ms: number | null;
+  latency_ms: number;
+  created_at: number;
+};
+
 export type DatabaseSchema = {
+  usage_records: UsageRecordsTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
   models: ModelsTable;
@@ -117,3 +140,4 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type ModelRow = Selectable<ModelsTable>;
 export type NewModelRow = Insertable<ModelsTable>;
 export type RouteRow = Selectable<RoutesTable>;
+export type UsageRecordRow = Selectable<UsageRecordsTable>;

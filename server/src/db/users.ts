@@ -21,3 +21,10 @@ export async function findUserById(db: Database, id: string): Promise<UserRow | 
 export async function listUsers(db: Database, options: { limit: number }): Promise<UserRow[]> {
   return db.selectFrom('users').selectAll().orderBy('created_at', 'desc').limit(options.limit).execute();
 }
+
+/** Current balances of the given users, from the cached column the ledger keeps in step. */
+export async function listBalances(db: Database, userIds: readonly string[]): Promise<Map<string, number>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db.selectFrom('users').select(['id', 'balance_micros']).where('id', 'in', userIds).execute();
+  return new Map(rows.map((row) => [row.id, row.balance_micros]));
+}

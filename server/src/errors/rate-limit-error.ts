@@ -5,10 +5,13 @@ export class RateLimitError extends GatewayError {
   readonly status = 429;
   readonly type: 'requests' | 'tokens';
 
-  constructor(message: string, options: { retryAfterSeconds: number; limitKind: 'requests' | 'tokens' }) {
+  constructor(
+    message: string,
+    options: { retryAfterSeconds: number; limitKind: 'requests' | 'tokens'; headers?: Record<string, string> },
+  ) {
     super(message, {
       code: 'rate_limit_exceeded',
-      headers: { 'retry-after': String(Math.max(1, Math.ceil(options.retryAfterSeconds))) },
+      headers: { ...options.headers, 'retry-after': String(Math.max(1, Math.ceil(options.retryAfterSeconds))) },
     });
     this.type = options.limitKind;
   }

@@ -1,0 +1,57 @@
+/**
+ * Rate limits by GCRA (generic cell rate algorithm): one number per limited subject, the theoretical arrival time,
+ * so a check is O(1) in memory or one Redis round trip. A limit of N per minute admits bursts of up to N.
+ */
+export type RateLimitDecision =
+  | { isAllowed: true; remaining: number; resetMs: number }
+  | { isAllowed: false; retryAfterMs: number; resetMs: number };
+
+export type RateLimiter = {
+  /** Takes `cost` units from `subject`'s budget of `limitPerMinute`, or says how long to wait. */
+  take: (input: { subject: string; limitPerMinute: number; cost: number }) => Promise<RateLimitDecision>;
+};
+
+const windowMs = 60_000;
+
+/** The pure GCRA step shared by the memory and Redis limiters (the Lua script mirrors it). */
+export function stepGcra(input: {
+  nowMs: number;
+  theoreticalArrivalMs: number | undefined;
+  limitPerMinute: number;
+  cost: number;
+}): { decision: RateLimitDecision; theoreticalArrivalMs: number | undefined } {
+  const intervalMs = windowMs / input.limitPerMinute;
+  const burstMs = windowMs;
+  const base = Math.max(input.theoreticalArrivalMs ?? input.nowMs, input.nowMs);
+  const next = base + intervalMs * input.cost;
+  const allowAtMs = next - burstMs;
+  if (allowAtMs > input.nowMs) {
+    return {
+      decision: { isAllowed: false, retryAfterMs: allowAtMs - input.nowMs, resetMs: base - input.nowMs },
+      theoreticalArrivalMs: input.theoreticalArrivalMs,
+    };
+  }
+  const remaining = Math.floor((burstMs - (next - input.nowMs)) / intervalMs);
+  return {
+    decision: { isAllowed: true, remaining: Math.max(0, remaining), resetMs: next - input.nowMs },
+    theoreticalArrivalMs: next,
+  };
+}
+
+/** Limits held in this process: right for a single node. */
+export function createMemoryRateLimiter(deps: { nowMs: () => number }): RateLimiter {
+  const arrivals = new Map<string, number>();
+  let lastSweepMs = 0;
+  return {
+    take: async (input) => {
+      const nowMs = deps.nowMs();
+      if (nowMs - lastSweepMs > windowMs) {
+        for (const [subject, arrival] of arrivals) if (arrival < nowMs) arrivals.delete(subject);
+        lastSweepMs = nowMs;
+      }
+      const step = stepGcra({ ...input, nowMs, theoreticalArrivalMs: arrivals.get(input.subject) });
+      if (step.theoreticalArrivalMs !== undefined) arrivals.set(input.subject, step.theoreticalArrivalMs);
+      return step.decision;
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import type { ChatRequest } from '../openai-api/chat-request.ts';
+import type { RequestSize } from './reserve-credits.ts';
+
+const encoder = new TextEncoder();
+
+/**
+ * What the hold needs to know of a chat request's input: its UTF-8 byte count (message text, tool calls, tool
+ * definitions and the response schema, all of which vendors bill as input), messages and images.
+ */
+export function measureChatRequest(request: ChatRequest): RequestSize {
+  let textBytes = 0;
+  let imageCount = 0;
+  const count = (text: string | null | undefined) => {
+    if (text) textBytes += encoder.encode(text).length;
+  };
+  for (const message of request.messages) {
+    if (typeof message.content === 'string') count(message.content);
+    else if (Array.isArray(message.content)) {
+      for (const part of message.content) {
+        if (part.type === 'text' && 'text' in part) count(String(part.text));
+        else if (part.type === 'image_url') imageCount += 1;
+        else count(JSON.stringify(part));
+      }
+    }
+    if (message.role === 'assistant') {
+      for (const call of message.tool_calls ?? []) count(call.function.name + call.function.arguments);
+    }
+  }
+  if (request.tools) count(JSON.stringify(request.tools));
+  if (request.response_format) count(JSON.stringify(request.response_format));
+  return {
+    textBytes,
+    messageCount: request.messages.length,
+    imageCount,
+    requestedMaxOutputTokens: request.max_completion_tokens ?? request.max_tokens ?? undefined,
+  };
+}

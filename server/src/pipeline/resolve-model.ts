@@ -1,0 +1,26 @@
+import type { CatalogModel, PriceList } from '../catalog/price-list.ts';
+import { ModelNotFoundError } from '../errors/model-not-found-error.ts';
+import { PermissionDeniedError } from '../errors/permission-denied-error.ts';
+import type { Caller } from './authenticate.ts';
+
+/** The requested model from the live price list, if it exists, has the right kind and the key may use it. */
+export function resolveModel(
+  deps: { priceList: PriceList },
+  input: { caller: Caller; modelId: string; kind: CatalogModel['kind'] },
+): CatalogModel {
+  const model = deps.priceList.find(input.modelId);
+  if (!model || model.kind !== input.kind) {
+    throw new ModelNotFoundError(
+      `The model \`${input.modelId}\` does not exist${model ? ` as a ${input.kind} model` : ''} or you do not have access to it.`,
+      { param: 'model' },
+    );
+  }
+  const allowed = input.caller.key.allowedModels;
+  if (allowed && !allowed.has(model.id)) {
+    throw new PermissionDeniedError(`This API key may not use the model \`${model.id}\`.`, {
+      code: 'model_not_allowed',
+      param: 'model',
+    });
+  }
+  return model;
+}
