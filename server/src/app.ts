@@ -3,16 +3,27 @@ import type { Logger } from 'pino';
 import { registerHealthRoutes, type HealthDeps } from './http/health.ts';
 import { registerMetrics, type HttpMetrics } from './http/metrics.ts';
 import { createRequestIdGenerator } from './http/middleware/request-id.ts';
+import { registerApiKeyRoutes, type ApiKeyRouteDeps } from './http/api/api-keys.ts';
+import { registerAuthRoutes, type AuthRouteDeps } from './http/api/auth.ts';
+import { registerBalanceRoutes, type BalanceRouteDeps } from './http/api/balance.ts';
 import { registerOpenApiRoute } from './http/api/openapi.ts';
 import { registerPublicModelRoutes, type PublicModelsDeps } from './http/api/public-models.ts';
+import { registerUsageRoutes, type UsageRouteDeps } from './http/api/usage.ts';
+import { registerSessionMiddleware } from './http/middleware/session.ts';
+import { registerKeyInfoRoutes, type KeyInfoRouteDeps } from './http/v1/key-info.ts';
 import { registerModelRoutes, type ModelsRouteDeps } from './http/v1/models.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { writeError } from './http/write-error.ts';
 import type { IdGenerator } from './lib/ids.ts';
 
+/** What the account API under `/api` needs; its routes also get the session guard that `buildApp` creates. */
+type AccountApiDeps = Omit<AuthRouteDeps & ApiKeyRouteDeps & UsageRouteDeps & BalanceRouteDeps, 'sessions'>;
+
 export type AppDeps = HealthDeps &
   ModelsRouteDeps &
-  PublicModelsDeps & {
+  PublicModelsDeps &
+  AccountApiDeps &
+  KeyInfoRouteDeps & {
     logger: Logger;
     ids: IdGenerator;
     metrics: HttpMetrics;
@@ -47,10 +58,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     );
   });
   app.setErrorHandler((error, request, reply) => writeError(request, reply, error));
+  const sessions = registerSessionMiddleware(app, deps);
   registerMetrics(app, deps.metrics);
   registerHealthRoutes(app, deps);
   registerModelRoutes(app, deps);
+  registerKeyInfoRoutes(app, deps);
   registerPublicModelRoutes(app, deps);
+  registerAuthRoutes(app, { ...deps, sessions });
+  registerApiKeyRoutes(app, { ...deps, sessions });
+  registerUsageRoutes(app, { ...deps, sessions });
+  registerBalanceRoutes(app, { ...deps, sessions });
   registerOpenApiRoute(app, { version: deps.version, serverUrl: deps.publicBaseUrl });
   await registerWebApp(app, { distDir: deps.webDistDir });
   return app;

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { loadApiKeyCache } from './accounts/api-key-cache.ts';
 import { buildApp } from './app.ts';
+import { createCreditHolds } from './billing/credit-holds.ts';
 import { loadPriceList } from './catalog/price-list.ts';
 import { loadRouteTable } from './catalog/route-table.ts';
 import type { Config } from './config/config.ts';
@@ -15,6 +17,8 @@ import { createHttpMetrics } from './http/metrics.ts';
 import { systemClock } from './lib/clock.ts';
 import { cryptoIds } from './lib/ids.ts';
 import { createSecretBox } from './lib/secret-box.ts';
+import { createMemoryRateLimiter } from './limits/rate-limiter.ts';
+import { createRedisRateLimiter } from './limits/redis-rate-limiter.ts';
 import { startSimulator, type RunningSimulator } from './simulators/start-simulator.ts';
 
 export type RunningGateway = {
@@ -57,11 +61,17 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     simulatorUrl: simulator?.url,
   });
   const apiKeyCache = await loadApiKeyCache(database.db);
+  const creditHolds = createCreditHolds({ db: database.db });
+  const redis = config.redisUrl === undefined ? undefined : new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
+  const rateLimiter = redis
+    ? createRedisRateLimiter({ redis, keyPrefix: 'gw:' })
+    : createMemoryRateLimiter({ nowMs: () => systemClock.nowMs() });
   const watcher = watchCacheVersions({
     db: database.db,
     intervalMs: 500,
     onChange: async (name) => {
       if (name === 'api_keys') await apiKeyCache.reload();
+      if (name === 'balances') await creditHolds.refresh();
       if (name === 'catalog') await priceList.reload();
       if (name === 'catalog' || name === 'routes') await routeTable.reload();
     },
@@ -71,6 +81,10 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     db: database.db,
     isShuttingDown: () => isShuttingDown,
     apiKeyCache,
+    creditHolds,
+    rateLimiter,
+    welcomeBalanceMicros: config.welcomeBalanceMicros,
+    defaultRequestsPerMinute: config.defaultRequestsPerMinute,
     clock: systemClock,
     ids: cryptoIds,
     priceList,
@@ -88,6 +102,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     watcher.stop();
+    redis?.disconnect();
     await simulator?.close();
     await database.close();
     throw error;
@@ -104,6 +119,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
       const deadline = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs);
       await app.close();
       clearTimeout(deadline);
+      await redis?.quit();
       await simulator?.close();
       await database.close();
     },

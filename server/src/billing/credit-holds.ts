@@ -12,9 +12,12 @@ export type CreditHold = { holdId: string; userId: string; heldMicros: number };
  */
 export type CreditHolds = {
   /** Holds `desiredMicros`, or less but at least `minimumMicros`; undefined when even the minimum is not there. */
-  reserve: (input: { userId: string; holdId: string; desiredMicros: number; minimumMicros: number }) => Promise<
-    CreditHold | undefined
-  >;
+  reserve: (input: {
+    userId: string;
+    holdId: string;
+    desiredMicros: number;
+    minimumMicros: number;
+  }) => Promise<CreditHold | undefined>;
   /** After the charge is committed to the ledger: lower the balance by it and free the hold. */
   settle: (hold: CreditHold, capturedMicros: number) => void;
   release: (hold: CreditHold) => void;
@@ -37,7 +40,11 @@ export function createCreditHolds(deps: { db: Database }): CreditHolds {
     if (!pending) {
       pending = listBalances(deps.db, [userId])
         .then((balances) => {
-          const state = accounts.get(userId) ?? { balanceMicros: balances.get(userId) ?? 0, heldMicros: 0, localChanges: 0 };
+          const state = accounts.get(userId) ?? {
+            balanceMicros: balances.get(userId) ?? 0,
+            heldMicros: 0,
+            localChanges: 0,
+          };
           accounts.set(userId, state);
           return state;
         })

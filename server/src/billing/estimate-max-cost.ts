@@ -23,7 +23,9 @@ export type HoldPlan = {
 };
 
 export function planHold(model: CatalogModel, input: { inputTokens: number; maxOutputTokens: number }): HoldPlan {
-  const inputCostMicros = costOfTokensMicros([{ tokens: input.inputTokens, ratePerMillionMicros: model.inputRateMicros }]);
+  const inputCostMicros = costOfTokensMicros([
+    { tokens: input.inputTokens, ratePerMillionMicros: model.inputRateMicros },
+  ]);
   const outputCost = (tokens: number) => costOfTokensMicros([{ tokens, ratePerMillionMicros: model.outputRateMicros }]);
   return {
     desiredMicros: inputCostMicros + outputCost(input.maxOutputTokens),

@@ -50,3 +50,7 @@ export async function findActiveApiKeyByHash(db: Database, keyHash: string): Pro
     .where('api_keys.revoked_at', 'is', null)
     .executeTakeFirst();
 }
+
+export async function findApiKeyById(db: Database, id: string): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+}

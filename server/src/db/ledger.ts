@@ -95,3 +95,49 @@ export async function sumLedgerAccount(db: Database, account: string): Promise<n
     .executeTakeFirstOrThrow();
   return Number(row.total);
 }
+
+/** One entry of an account with its transaction's kind, reason and time. */
+export type LedgerEntryWithTransaction = {
+  transaction_id: string;
+  kind: LedgerTransactionsTable['kind'];
+  reason: string;
+  amount_micros: number;
+  created_at: number;
+};
+
+/** The newest entries of an account, newest first. */
+export async function listLedgerEntries(
+  db: Database,
+  input: { account: string; limit: number },
+): Promise<LedgerEntryWithTransaction[]> {
+  return db
+    .selectFrom('ledger_entries')
+    .innerJoin('ledger_transactions', 'ledger_transactions.id', 'ledger_entries.transaction_id')
+    .select([
+      'ledger_entries.transaction_id',
+      'ledger_transactions.kind',
+      'ledger_transactions.reason',
+      'ledger_entries.amount_micros',
+      'ledger_transactions.created_at',
+    ])
+    .where('ledger_entries.account', '=', input.account)
+    .orderBy('ledger_transactions.created_at', 'desc')
+    .orderBy('ledger_entries.transaction_id', 'desc')
+    .limit(input.limit)
+    .execute();
+}
+
+/** The sum of an account's entries per transaction kind (kinds without entries are absent). */
+export async function sumLedgerAccountByKind(
+  db: Database,
+  account: string,
+): Promise<Partial<Record<LedgerTransactionsTable['kind'], number>>> {
+  const rows = await db
+    .selectFrom('ledger_entries')
+    .innerJoin('ledger_transactions', 'ledger_transactions.id', 'ledger_entries.transaction_id')
+    .select(['ledger_transactions.kind', sql<number>`sum(ledger_entries.amount_micros)`.as('total')])
+    .where('ledger_entries.account', '=', account)
+    .groupBy('ledger_transactions.kind')
+    .execute();
+  return Object.fromEntries(rows.map((row) => [row.kind, Number(row.total)]));
+}

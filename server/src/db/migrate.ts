@@ -1,11 +1,13 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as foundation from './migrations/0001-foundation.ts';
 import * as usageRecords from './migrations/0002-usage-records.ts';
+import * as sessions from './migrations/0003-sessions.ts';
 
 /** Forward-only migrations, in order. Written with Kysely's schema builder so one file serves SQLite and PostgreSQL. */
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-usage-records': usageRecords,
+  '0003-sessions': sessions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

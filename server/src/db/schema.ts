@@ -123,8 +123,21 @@ export type UsageRecordsTable = {
   created_at: number;
 };
 
+/** A signed-in browser session; the cookie holds the token, the database only its SHA-256. */
+export type SessionsTable = {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  /** Sent back by the browser in `x-csrf-token` on every state-changing request. */
+  csrf_token: string;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+};
+
 export type DatabaseSchema = {
   usage_records: UsageRecordsTable;
+  sessions: SessionsTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
   models: ModelsTable;
@@ -141,3 +154,4 @@ export type ModelRow = Selectable<ModelsTable>;
 export type NewModelRow = Insertable<ModelsTable>;
 export type RouteRow = Selectable<RoutesTable>;
 export type UsageRecordRow = Selectable<UsageRecordsTable>;
+export type SessionRow = Selectable<SessionsTable>;

@@ -28,3 +28,14 @@ export async function listBalances(db: Database, userIds: readonly string[]): Pr
   const rows = await db.selectFrom('users').select(['id', 'balance_micros']).where('id', 'in', userIds).execute();
   return new Map(rows.map((row) => [row.id, row.balance_micros]));
 }
+
+export async function updatePasswordHash(db: Database, input: { userId: string; passwordHash: string }): Promise<void> {
+  await db.updateTable('users').set({ password_hash: input.passwordHash }).where('id', '=', input.userId).execute();
+}
+
+export async function updateUserStatus(
+  db: Database,
+  input: { userId: string; status: UserRow['status'] },
+): Promise<void> {
+  await db.updateTable('users').set({ status: input.status }).where('id', '=', input.userId).execute();
+}

@@ -5,7 +5,7 @@ import { listErrorSamples } from './catalog.ts';
 
 const documentedRows = readFileSync(new URL('../../../docs/errors.md', import.meta.url), 'utf8')
   .split('\n')
-  .filter((line) => /^\| [A-Z]\w+Error \|/.test(line))
+  .filter((line) => /^\| [A-Z]\w+Error\s+\|/.test(line))
   .map((line) => line.split('|').map((cell) => cell.trim()));
 
 test('docs/errors.md lists exactly the error classes of the catalogue', () => {

@@ -22,7 +22,11 @@ export function toGatewayError(error: unknown): GatewayError {
       code: 'unsupported_media_type',
     });
   }
-  if (framework.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError) {
+  if (
+    framework.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+    framework.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+    error instanceof SyntaxError
+  ) {
     return new InvalidRequestError(
       'We could not parse the JSON body of your request. The body must be valid JSON (UTF-8).',
       { code: 'invalid_json' },

@@ -7,7 +7,8 @@ import { testRedisUrl } from '../../test/support/test-redis.ts';
 
 async function takeMany(limiter: RateLimiter, subject: string, count: number) {
   const decisions = [];
-  for (let index = 0; index < count; index += 1) decisions.push(await limiter.take({ subject, limitPerMinute: 5, cost: 1 }));
+  for (let index = 0; index < count; index += 1)
+    decisions.push(await limiter.take({ subject, limitPerMinute: 5, cost: 1 }));
   return decisions;
 }
 

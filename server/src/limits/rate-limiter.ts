@@ -3,8 +3,7 @@
  * so a check is O(1) in memory or one Redis round trip. A limit of N per minute admits bursts of up to N.
  */
 export type RateLimitDecision =
-  | { isAllowed: true; remaining: number; resetMs: number }
-  | { isAllowed: false; retryAfterMs: number; resetMs: number };
+  { isAllowed: true; remaining: number; resetMs: number } | { isAllowed: false; retryAfterMs: number; resetMs: number };
 
 export type RateLimiter = {
   /** Takes `cost` units from `subject`'s budget of `limitPerMinute`, or says how long to wait. */

@@ -14,6 +14,22 @@ export type Usage = {
 
 export type ToolCall = { id: string; type: 'function'; function: { name: string; arguments: string } };
 
+/** A web citation on answer text (search models); offsets are character offsets into `content`. */
+export type UrlCitation = {
+  type: 'url_citation';
+  url_citation: { url: string; title: string; start_index: number; end_index: number };
+};
+
+export type TokenLogprob = {
+  token: string;
+  logprob: number;
+  bytes: number[] | null;
+  top_logprobs: Array<{ token: string; logprob: number; bytes: number[] | null }>;
+};
+
+/** Per-token log probabilities, returned when the client asks for `logprobs`. */
+export type ChoiceLogprobs = { content: TokenLogprob[] | null; refusal: TokenLogprob[] | null };
+
 export type AssistantMessage = {
   role: 'assistant';
   content: string | null;
@@ -21,6 +37,7 @@ export type AssistantMessage = {
   tool_calls?: ToolCall[];
   /** Reasoning text some vendors return (DeepSeek, xAI, vLLM); passed on as-is. */
   reasoning_content?: string;
+  annotations?: UrlCitation[];
 };
 
 export type ChatCompletion = {
@@ -28,7 +45,12 @@ export type ChatCompletion = {
   object: 'chat.completion';
   created: number;
   model: string;
-  choices: Array<{ index: number; message: AssistantMessage; finish_reason: FinishReason; logprobs: null }>;
+  choices: Array<{
+    index: number;
+    message: AssistantMessage;
+    finish_reason: FinishReason;
+    logprobs: ChoiceLogprobs | null;
+  }>;
   usage?: Usage;
   system_fingerprint?: string;
 };
@@ -46,6 +68,7 @@ export type ChunkDelta = {
   refusal?: string | null;
   tool_calls?: ToolCallDelta[];
   reasoning_content?: string;
+  annotations?: UrlCitation[];
 };
 
 export type ChatChunk = {
@@ -53,6 +76,11 @@ export type ChatChunk = {
   object: 'chat.completion.chunk';
   created: number;
   model: string;
-  choices: Array<{ index: number; delta: ChunkDelta; finish_reason: FinishReason | null; logprobs?: null }>;
+  choices: Array<{
+    index: number;
+    delta: ChunkDelta;
+    finish_reason: FinishReason | null;
+    logprobs?: ChoiceLogprobs | null;
+  }>;
   usage?: Usage | null;
 };

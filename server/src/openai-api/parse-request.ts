@@ -13,7 +13,7 @@ export function parseWireRequest<Schema extends z.ZodType>(schema: Schema, body:
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const param = formatParam(issue?.path ?? []);
-  const isMissing = issue?.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined;
+  const isMissing = issue?.code === 'invalid_type' && valueAt(body, issue.path) === undefined;
   const detail = issue?.message ?? 'invalid value';
   throw new InvalidRequestError(
     isMissing ? `Missing required parameter: '${param}'.` : `Invalid value for '${param}': ${detail}.`,
@@ -26,4 +26,13 @@ function formatParam(path: readonly PropertyKey[]): string {
     if (typeof part === 'number') return `${text}[${part}]`;
     return text ? `${text}.${String(part)}` : String(part);
   }, '');
+}
+
+function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
+  let value = body;
+  for (const part of path) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[part];
+  }
+  return value;
 }

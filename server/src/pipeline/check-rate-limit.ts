@@ -22,6 +22,10 @@ export async function checkRateLimit(
   if (decision.isAllowed) return { ...headers, 'x-ratelimit-remaining-requests': String(decision.remaining) };
   throw new RateLimitError(
     `Rate limit reached for this API key: ${limitPerMinute} requests per minute. Retry after the time in Retry-After.`,
-    { retryAfterSeconds: decision.retryAfterMs / 1000, limitKind: 'requests', headers: { ...headers, 'x-ratelimit-remaining-requests': '0' } },
+    {
+      retryAfterSeconds: decision.retryAfterMs / 1000,
+      limitKind: 'requests',
+      headers: { ...headers, 'x-ratelimit-remaining-requests': '0' },
+    },
   );
 }

@@ -44,9 +44,12 @@ export async function relayStream(input: {
       for (const choice of chunk.choices) {
         const delta = choice.delta;
         const text = (delta.content ?? '') + (delta.refusal ?? '') + (delta.reasoning_content ?? '');
-        const toolText = (delta.tool_calls ?? []).map((call) => (call.function.name ?? '') + (call.function.arguments ?? '')).join('');
+        const toolText = (delta.tool_calls ?? [])
+          .map((call) => (call.function.name ?? '') + (call.function.arguments ?? ''))
+          .join('');
         const bytes = encoder.encode(text + toolText).length;
-        if (bytes > 0 && result.timeToFirstTokenMs === undefined) result.timeToFirstTokenMs = input.nowMs() - input.startedAtMs;
+        if (bytes > 0 && result.timeToFirstTokenMs === undefined)
+          result.timeToFirstTokenMs = input.nowMs() - input.startedAtMs;
         result.deliveredTextBytes += bytes;
       }
       const { usage: _usage, ...withoutUsage } = chunk;

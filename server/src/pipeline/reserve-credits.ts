@@ -13,7 +13,12 @@ export type Reservation = {
   isOutputLimitLowered: boolean;
 };
 
-export type RequestSize = { textBytes: number; messageCount: number; imageCount: number; requestedMaxOutputTokens: number | undefined };
+export type RequestSize = {
+  textBytes: number;
+  messageCount: number;
+  imageCount: number;
+  requestedMaxOutputTokens: number | undefined;
+};
 
 /**
  * Holds the worst-case cost of the call: an upper bound of its input plus its maximum output. When the balance
@@ -33,7 +38,8 @@ export async function reserveCredits(
       code: 'key_spend_cap_reached',
     });
   }
-  const desiredMicros = spendCap === null ? plan.desiredMicros : Math.min(plan.desiredMicros, spendCap - caller.key.spentMicros);
+  const desiredMicros =
+    spendCap === null ? plan.desiredMicros : Math.min(plan.desiredMicros, spendCap - caller.key.spentMicros);
   const hold = await deps.creditHolds.reserve({
     userId: caller.userId,
     holdId: input.holdId,
@@ -46,6 +52,9 @@ export async function reserveCredits(
       `Your balance (${formatUsd(Math.max(available, 0))} USD available) does not cover the input of this request (about ${formatUsd(plan.minimumMicros)} USD). Top up your balance to continue.`,
     );
   }
-  const maxOutputTokens = Math.min(requested, affordableOutputTokens(model, { heldMicros: hold.heldMicros, inputCostMicros: plan.inputCostMicros }));
+  const maxOutputTokens = Math.min(
+    requested,
+    affordableOutputTokens(model, { heldMicros: hold.heldMicros, inputCostMicros: plan.inputCostMicros }),
+  );
   return { hold, maxOutputTokens, isOutputLimitLowered: maxOutputTokens < requested };
 }

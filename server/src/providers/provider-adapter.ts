@@ -9,6 +9,11 @@ export type UpstreamTarget = {
   credential: string | undefined;
   /** The model id the vendor expects (may differ from the id the client asked for). */
   upstreamModel: string;
+  /**
+   * The model's output-token limit from the catalogue. Vendors that require an output limit (Anthropic's
+   * `max_tokens`) use it when the client sets none.
+   */
+  defaultMaxOutputTokens?: number;
 };
 
 /** A fully built upstream HTTP call; `providers/shared/post-json.ts` sends it. */

@@ -41,6 +41,15 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
     drop: async () => {
       const client = new pg.Client({ connectionString: serverUrl });
       await client.connect();
+      // A closed pool's sockets may still be closing; dropping `with (force)` under them would make their clients
+      // raise "terminating connection" after the test ended. Give them a moment to go first.
+      for (let attempt = 0; attempt < 40; attempt += 1) {
+        const result = await client.query('select count(*)::int as count from pg_stat_activity where datname = $1', [
+          name,
+        ]);
+        if ((result.rows[0] as { count: number }).count === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await client.query(`drop database if exists ${name} with (force)`);
       await client.end();
     },

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { errorBodySchema } from '../../../../contract/errors.ts';
 import { publicModelListSchema } from '../../../../contract/models.ts';
+import { accountApiOperations } from './account-api-operations.ts';
+import { buildAccountApiPaths } from './build-account-api-paths.ts';
 
 /**
  * The OpenAPI 3.1 document of the account and operator API, generated from the same zod schemas in `contract/`
@@ -9,6 +11,7 @@ import { publicModelListSchema } from '../../../../contract/models.ts';
  */
 export function buildOpenApiDocument(input: { version: string; serverUrl: string }): Record<string, unknown> {
   const schema = (value: z.ZodType) => z.toJSONSchema(value, { target: 'draft-2020-12', io: 'output' });
+  const accountApi = buildAccountApiPaths(accountApiOperations, schema);
   const errorResponse = (description: string) => ({
     description,
     content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
@@ -35,12 +38,15 @@ export function buildOpenApiDocument(input: { version: string; serverUrl: string
           },
         },
       },
+      ...accountApi.paths,
     },
     components: {
       schemas: {
         ErrorBody: schema(errorBodySchema),
         PublicModelList: schema(publicModelListSchema),
+        ...accountApi.schemas,
       },
+      securitySchemes: accountApi.securitySchemes,
     },
   };
 }

@@ -1,0 +1,84 @@
+import type { CreateApiKeyRequest, CreatedApiKey } from '../../../contract/api-keys.ts';
+import type { PriceList } from '../catalog/price-list.ts';
+import { InvalidRequestError } from '../errors/invalid-request-error.ts';
+import { parseUsdToMicros } from '../lib/money.ts';
+import { issueApiKey, type IssueApiKeyDeps } from './issue-api-key.ts';
+import { toApiKeySummary } from './to-api-key-summary.ts';
+
+export type CreateAccountApiKeyDeps = IssueApiKeyDeps & { priceList: Pick<PriceList, 'find'> };
+
+/** Checks the key's limits (expiry in the future, an exact positive cap, known models) and issues it, shown once. */
+export async function createAccountApiKey(
+  deps: CreateAccountApiKeyDeps,
+  input: { userId: string; request: CreateApiKeyRequest },
+): Promise<CreatedApiKey> {
+  const { request } = input;
+  const nowMs = deps.clock.nowMs();
+  const expiresAt = parseExpiry(request.expires_at, nowMs);
+  const spendCapMicros = parseSpendCap(request.spend_cap_usd);
+  const allowedModels = parseAllowedModels(request.allowed_models, deps.priceList);
+  const requestsPerMinute = request.requests_per_minute ?? null;
+  const issued = await issueApiKey(deps, {
+    userId: input.userId,
+    name: request.name,
+    expiresAt,
+    spendCapMicros,
+    allowedModels,
+    requestsPerMinute,
+  });
+  const summary = toApiKeySummary({
+    id: issued.id,
+    user_id: input.userId,
+    name: issued.name,
+    prefix: issued.displayPrefix,
+    last_four: issued.lastFour,
+    created_at: nowMs,
+    last_used_at: null,
+    expires_at: expiresAt,
+    spend_cap_micros: spendCapMicros,
+    spent_micros: 0,
+    allowed_models: allowedModels === null ? null : allowedModels.join('\n'),
+    requests_per_minute: requestsPerMinute,
+  });
+  return { ...summary, key: issued.key };
+}
+
+function parseExpiry(expiresAt: string | null | undefined, nowMs: number): number | null {
+  if (expiresAt === null || expiresAt === undefined) return null;
+  const expiresAtMs = Date.parse(expiresAt);
+  if (!(expiresAtMs > nowMs)) {
+    throw new InvalidRequestError('`expires_at` must be a time in the future.', { param: 'expires_at' });
+  }
+  return expiresAtMs;
+}
+
+function parseSpendCap(spendCapUsd: string | number | null | undefined): number | null {
+  if (spendCapUsd === null || spendCapUsd === undefined) return null;
+  const micros = parseUsdToMicros(String(spendCapUsd));
+  if (micros === undefined) {
+    throw new InvalidRequestError(
+      '`spend_cap_usd` must be a decimal USD amount with at most six decimals, such as "25" or "0.5".',
+      { param: 'spend_cap_usd' },
+    );
+  }
+  if (micros <= 0) {
+    throw new InvalidRequestError('`spend_cap_usd` must be greater than zero.', { param: 'spend_cap_usd' });
+  }
+  return micros;
+}
+
+function parseAllowedModels(
+  allowedModels: readonly string[] | null | undefined,
+  priceList: Pick<PriceList, 'find'>,
+): string[] | null {
+  if (allowedModels === null || allowedModels === undefined) return null;
+  const unique = [...new Set(allowedModels)];
+  const unknownIndex = allowedModels.findIndex((modelId) => !priceList.find(modelId));
+  if (unknownIndex >= 0) {
+    throw new InvalidRequestError(
+      `The model \`${allowedModels[unknownIndex]}\` is not in the price list; see GET /api/models.`,
+      { param: `allowed_models[${unknownIndex}]`, code: 'model_not_found' },
+    );
+  }
+  return unique;
+}

@@ -1,0 +1,38 @@
+import type { Credentials, Me } from '../../../contract/auth.ts';
+import { findUserByEmail } from '../db/users.ts';
+import { AuthenticationError } from '../errors/authentication-error.ts';
+import { PermissionDeniedError } from '../errors/permission-denied-error.ts';
+import type { RateLimiter } from '../limits/rate-limiter.ts';
+import { getAccount, type GetAccountDeps } from './get-account.ts';
+import { verifyPassword } from './password-hash.ts';
+import { startSession, type StartSessionDeps, type StartedSession } from './start-session.ts';
+import { throttleAttempt } from './throttle-attempt.ts';
+
+export type SignInDeps = StartSessionDeps & GetAccountDeps & { rateLimiter: RateLimiter };
+
+/**
+ * An Argon2id hash (same parameters as real ones) of a random password nobody knows. An unknown e-mail is checked
+ * against it, so that it costs the same time as a wrong password and the two cannot be told apart.
+ */
+const dummyPasswordHash =
+  '$argon2id$v=19$m=19456,t=2,p=1$6x15bdbxzB6UDvYQH--XyQ$FBAjI1Bn0jlJObAZV4dlBWuvIhqpfrS24ohqDoWckMM';
+
+/** E-mail and password → a new session. Throttled per client IP and per e-mail; one answer for every failure. */
+export async function signIn(
+  deps: SignInDeps,
+  input: { credentials: Credentials; clientIp: string },
+): Promise<{ session: StartedSession; account: Me }> {
+  const email = input.credentials.email.trim().toLowerCase();
+  await throttleAttempt(deps, { kind: 'login-ip', clientIp: input.clientIp });
+  await throttleAttempt(deps, { kind: 'login-email', email });
+  const user = await findUserByEmail(deps.db, email);
+  const isPasswordRight = await verifyPassword(input.credentials.password, user?.password_hash ?? dummyPasswordHash);
+  if (!user || !isPasswordRight) {
+    throw new AuthenticationError('Incorrect e-mail or password.', { code: 'invalid_credentials' });
+  }
+  if (user.status === 'blocked') {
+    throw new PermissionDeniedError('This account is blocked; contact the operator.', { code: 'account_blocked' });
+  }
+  const session = await startSession(deps, user.id);
+  return { session, account: await getAccount(deps, { userId: user.id, csrfToken: session.csrfToken }) };
+}

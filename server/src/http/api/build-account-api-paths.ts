@@ -1,0 +1,69 @@
+import type { z } from 'zod';
+import type { AccountApiOperation } from './account-api-operations.ts';
+
+type JsonSchemaOf = (schema: z.ZodType) => Record<string, unknown>;
+
+/** OpenAPI `paths`, named component schemas and security schemes for the given account-API operations. */
+export function buildAccountApiPaths(operations: readonly AccountApiOperation[], schemaOf: JsonSchemaOf) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const schemas: Record<string, unknown> = {};
+  const reference = (named: { name: string; schema: z.ZodType }) => {
+    schemas[named.name] ??= schemaOf(named.schema);
+    return { $ref: `#/components/schemas/${named.name}` };
+  };
+  for (const operation of operations) {
+    const { response } = operation;
+    const responses: Record<string, unknown> = {
+      [response.status]: {
+        description: response.description,
+        ...(response.json ? { content: { 'application/json': { schema: reference(response.json) } } } : {}),
+        ...(response.csv ? { content: { 'text/csv': { schema: { type: 'string' } } } } : {}),
+      },
+    };
+    for (const [status, description] of Object.entries({ ...operation.errors, '500': 'Server error' })) {
+      responses[status] = {
+        description,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+      };
+    }
+    paths[operation.path] ??= {};
+    paths[operation.path]![operation.method] = {
+      operationId: operation.operationId,
+      summary: operation.summary,
+      security: securityOf(operation.auth),
+      parameters: [...pathParameters(operation.pathParameters ?? []), ...queryParameters(operation.query, schemaOf)],
+      ...(operation.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: reference(operation.body) } } } }
+        : {}),
+      responses,
+    };
+  }
+  return { paths, schemas, securitySchemes };
+}
+
+const securitySchemes = {
+  sessionCookie: { type: 'apiKey', in: 'cookie', name: 'gw_session' },
+  csrfToken: { type: 'apiKey', in: 'header', name: 'x-csrf-token' },
+  apiKey: { type: 'http', scheme: 'bearer', description: 'An API key, `sk-…`' },
+};
+
+function securityOf(auth: AccountApiOperation['auth']): Record<string, string[]>[] {
+  if (auth === 'none') return [];
+  if (auth === 'apiKey') return [{ apiKey: [] }];
+  return [{ sessionCookie: [], csrfToken: [] }];
+}
+
+function pathParameters(names: readonly string[]) {
+  return names.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+}
+
+function queryParameters(query: z.ZodObject | undefined, schemaOf: JsonSchemaOf) {
+  if (!query) return [];
+  const json = schemaOf(query) as { properties?: Record<string, unknown>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: json.required?.includes(name) ?? false,
+    schema,
+  }));
+}

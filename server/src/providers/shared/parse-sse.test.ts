@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { UpstreamFailureError, type SseEvent } from '../provider-adapter.ts';
+import { parseSse } from './parse-sse.ts';
+
+const encoder = new TextEncoder();
+
+async function collect(pieces: ReadonlyArray<string | Uint8Array>): Promise<SseEvent[]> {
+  async function* body(): AsyncGenerator<Uint8Array> {
+    for (const piece of pieces) yield typeof piece === 'string' ? encoder.encode(piece) : piece;
+  }
+  const events: SseEvent[] = [];
+  for await (const event of parseSse(body())) events.push(event);
+  return events;
+}
+
+describe('parseSse', () => {
+  it('splits events on blank lines and parses their JSON data', async () => {
+    const events = await collect(['data: {"a":1}\n\ndata: {"a":2}\n\n']);
+    assert.deepEqual(events, [
+      { event: undefined, data: { a: 1 } },
+      { event: undefined, data: { a: 2 } },
+    ]);
+  });
+
+  it('accepts \\r\\n and lone \\r line ends, and mixes of them', async () => {
+    const events = await collect(['data: {"a":1}\r\n\r\ndata: {"a":2}\r\rdata: {"a":3}\n\r\n']);
+    assert.deepEqual(
+      events.map((event) => event.data),
+      [{ a: 1 }, { a: 2 }, { a: 3 }],
+    );
+  });
+
+  it('does not split \\r\\n that falls across two chunks into two line ends', async () => {
+    const events = await collect(['data: {"a":1}\r', '\n\r', '\ndata: {"a":2}\r\n\r\n']);
+    assert.deepEqual(
+      events.map((event) => event.data),
+      [{ a: 1 }, { a: 2 }],
+    );
+  });
+
+  it('joins multi-line data with \\n', async () => {
+    const events = await collect(['data: {"text":\ndata: "two lines"}\n\n']);
+    assert.deepEqual(events[0]?.data, { text: 'two lines' });
+  });
+
+  it('keeps event names and ignores comments, ids and retry fields', async () => {
+    const events = await collect([
+      ': keep-alive\n\n',
+      'event: message_start\nid: 7\nretry: 1000\n: note\ndata: {"type":"message_start"}\n\n',
+    ]);
+    assert.deepEqual(events, [{ event: 'message_start', data: { type: 'message_start' } }]);
+  });
+
+  it('strips only one space after the colon and accepts none', async () => {
+    const events = await collect(['data:{"a":1}\n\nevent:x\ndata:  {"a":2}\n\n']);
+    assert.deepEqual(events, [
+      { event: undefined, data: { a: 1 } },
+      { event: 'x', data: { a: 2 } },
+    ]);
+  });
+
+  it('ends the stream at data: [DONE]', async () => {
+    const events = await collect(['data: {"a":1}\n\ndata: [DONE]\n\ndata: {"a":2}\n\n']);
+    assert.equal(events.length, 1);
+  });
+
+  it('skips events whose data is empty', async () => {
+    const events = await collect(['data:\n\ndata: \n\nevent: ping\n\ndata: {"a":1}\n\n']);
+    assert.deepEqual(events, [{ event: undefined, data: { a: 1 } }]);
+  });
+
+  it('decodes UTF-8 characters split across chunks', async () => {
+    const bytes = encoder.encode('data: {"text":"héllo 👋"}\n\n');
+    const pieces = Array.from(bytes, (byte) => new Uint8Array([byte]));
+    const events = await collect(pieces);
+    assert.deepEqual(events[0]?.data, { text: 'héllo 👋' });
+  });
+
+  it('ignores a byte-order mark at the start', async () => {
+    const events = await collect([new Uint8Array([0xef, 0xbb, 0xbf]), 'data: {"a":1}\n\n']);
+    assert.deepEqual(events[0]?.data, { a: 1 });
+  });
+
+  it('dispatches an event left open when the body ends', async () => {
+    const events = await collect(['data: {"a":1}\n\ndata: {"a":2}']);
+    assert.deepEqual(
+      events.map((event) => event.data),
+      [{ a: 1 }, { a: 2 }],
+    );
+  });
+
+  it('throws a retryable UpstreamFailureError for data that is not JSON', async () => {
+    await assert.rejects(collect(['data: {"a":\n\n']), (error: unknown) => {
+      assert.ok(error instanceof UpstreamFailureError);
+      assert.equal(error.failure.kind, 'retryable');
+      assert.equal(error.failure.vendorCode, 'malformed_sse_data');
+      return true;
+    });
+  });
+});

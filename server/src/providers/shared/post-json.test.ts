@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { UpstreamFailureError } from '../provider-adapter.ts';
+import { createUpstreamAgent, postJson } from './post-json.ts';
+import { readUpstreamBody } from './read-upstream-body.ts';
+
+type Handler = (request: IncomingMessage, response: ServerResponse, body: string) => void;
+
+const handlers: Record<string, Handler> = {
+  '/echo': (request, response, body) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'x-trace': ['a', 'b'] });
+    response.end(JSON.stringify({ method: request.method, auth: request.headers.authorization, body }));
+  },
+  '/error': (_request, response) => {
+    response.writeHead(429, { 'retry-after': '2' });
+    response.end('{"error":{"message":"slow down"}}');
+  },
+  '/html-error': (_request, response) => {
+    response.writeHead(502, { 'content-type': 'text/html' });
+    response.end('<html>Bad gateway</html>');
+  },
+  '/silent': () => undefined,
+  '/stall-after-first-chunk': (_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    response.write('data: {"a":1}\n\n');
+  },
+};
+
+const server = createServer((request, response) => {
+  let body = '';
+  request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+  request.on('end', () => handlers[request.url ?? '']?.(request, response, body));
+});
+const agent = createUpstreamAgent({ connectTimeoutMs: 1000 });
+let baseUrl = '';
+
+const call = (
+  path: string,
+  options: { signal?: AbortSignal; firstByteTimeoutMs?: number; idleTimeoutMs?: number } = {},
+) =>
+  postJson({
+    request: {
+      url: `${baseUrl}${path}`,
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      body: '{"x":1}',
+    },
+    dispatcher: agent,
+    signal: options.signal ?? new AbortController().signal,
+    timeouts: {
+      connectTimeoutMs: 1000,
+      firstByteTimeoutMs: options.firstByteTimeoutMs ?? 5000,
+      idleTimeoutMs: options.idleTimeoutMs ?? 5000,
+    },
+  });
+
+const isRetryable = (status: number) => (error: unknown) => {
+  assert.ok(error instanceof UpstreamFailureError, String(error));
+  assert.equal(error.failure.kind, 'retryable');
+  assert.equal(error.failure.status, status);
+  return true;
+};
+
+async function drain(body: AsyncIterable<Uint8Array>): Promise<void> {
+  for await (const _chunk of body);
+}
+
+describe('postJson', () => {
+  before(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await agent.close();
+  });
+
+  it('posts the body with the headers and returns status, flattened headers and body', async () => {
+    const response = await call('/echo');
+    assert.equal(response.status, 200);
+    assert.equal(response.headers['x-trace'], 'a, b');
+    assert.deepEqual(await readUpstreamBody(response.body), { method: 'POST', auth: 'Bearer k', body: '{"x":1}' });
+  });
+
+  it('returns error statuses with a readable body, JSON or text', async () => {
+    const limited = await call('/error');
+    assert.equal(limited.status, 429);
+    assert.equal(limited.headers['retry-after'], '2');
+    assert.deepEqual(await readUpstreamBody(limited.body), { error: { message: 'slow down' } });
+    const html = await call('/html-error');
+    assert.equal(await readUpstreamBody(html.body), '<html>Bad gateway</html>');
+  });
+
+  it('cuts a body at the byte limit', async () => {
+    const response = await call('/echo');
+    assert.equal(await readUpstreamBody(response.body, { maxBytes: 5 }), '{"met');
+  });
+
+  it('turns a missing first byte into a retryable 504', async () => {
+    await assert.rejects(call('/silent', { firstByteTimeoutMs: 200 }), isRetryable(504));
+  });
+
+  it('turns a silence mid-body into a retryable 504', async () => {
+    const response = await call('/stall-after-first-chunk', { idleTimeoutMs: 200 });
+    await assert.rejects(drain(response.body), isRetryable(504));
+  });
+
+  it('turns a refused connection into a retryable 502', async () => {
+    const refused = postJson({
+      request: { url: 'http://127.0.0.1:1/v1', headers: {}, body: '{}' },
+      dispatcher: agent,
+      signal: new AbortController().signal,
+      timeouts: { connectTimeoutMs: 1000, firstByteTimeoutMs: 1000, idleTimeoutMs: 1000 },
+    });
+    await assert.rejects(refused, isRetryable(502));
+  });
+
+  it('rethrows the abort reason when the client leaves before the answer', async () => {
+    const controller = new AbortController();
+    const reason = new Error('client disconnected');
+    setTimeout(() => controller.abort(reason), 50);
+    await assert.rejects(call('/silent', { signal: controller.signal }), (error) => error === reason);
+  });
+
+  it('rethrows the abort reason when the client leaves mid-stream', async () => {
+    const controller = new AbortController();
+    const reason = new Error('client disconnected');
+    const response = await call('/stall-after-first-chunk', { signal: controller.signal });
+    setTimeout(() => controller.abort(reason), 50);
+    await assert.rejects(drain(response.body), (error) => error === reason);
+  });
+});

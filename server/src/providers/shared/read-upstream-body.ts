@@ -1,0 +1,24 @@
+import { parseBodyText } from './parse-error-body.ts';
+
+/** Bodies above this are cut (error bodies) or fail their schema check (answers). */
+export const defaultMaxBodyBytes = 32 * 1024 * 1024;
+
+/**
+ * Reads a whole (non-streamed) upstream body: parsed JSON, or the raw text when it is not JSON. Reading stops at
+ * `maxBytes`; the cut text then fails any schema check, which reports it as an unexpected response.
+ */
+export async function readUpstreamBody(
+  body: AsyncIterable<Uint8Array>,
+  input: { maxBytes: number } = { maxBytes: defaultMaxBodyBytes },
+): Promise<unknown> {
+  const decoder = new TextDecoder();
+  let text = '';
+  let byteCount = 0;
+  for await (const chunk of body) {
+    const room = input.maxBytes - byteCount;
+    byteCount += chunk.byteLength;
+    text += decoder.decode(chunk.byteLength > room ? chunk.subarray(0, room) : chunk, { stream: true });
+    if (byteCount >= input.maxBytes) break;
+  }
+  return parseBodyText(text + decoder.decode());
+}

@@ -1,0 +1,85 @@
+import { describeSchemaIssue } from '../shared/describe-schema-issue.ts';
+import { findFaultDirectives, mergeFaults } from '../shared/fault-spec.ts';
+import { planAnswer } from '../shared/plan-answer.ts';
+import { alphanumeric } from '../shared/random.ts';
+import { readJsonBody } from '../shared/read-json-body.ts';
+import { dataEvent, dropConnection, sendError, sendJson, sendSse } from '../shared/send-response.ts';
+import {
+  createFaultError,
+  createSimError,
+  invalidResult,
+  type ParseResult,
+  type SimError,
+} from '../shared/sim-error.ts';
+import type { SimulatorExchange } from '../shared/simulator-exchange.ts';
+import { snapshotAnthropicModel } from './anthropic-format.ts';
+import { buildMessage, type MessageContext } from './build-message.ts';
+import { buildMessageEvents } from './build-message-events.ts';
+import { checkMessagesRequest } from './check-messages-request.ts';
+import { convertMessagesRequest, mergeConsecutiveTurns } from './convert-messages-request.ts';
+import { messagesRequestSchema, type MessagesRequest } from './messages-request-schema.ts';
+import { planMessageBlocks } from './plan-message-blocks.ts';
+import { renderAnthropicError } from './render-anthropic-error.ts';
+
+/** `POST /v1/messages` (wire-formats §5). */
+export async function handleMessages(exchange: SimulatorExchange): Promise<void> {
+  const reject = (error: SimError) => sendError(exchange, renderAnthropicError(error, exchange), exchange.pathFaults);
+  const parsed = await parseMessagesRequest(exchange);
+  if (!parsed.isValid) return reject(parsed.error);
+  const request = parsed.value;
+  const messages = mergeConsecutiveTurns(request.messages);
+  const requestError = checkMessagesRequest(request, messages);
+  if (requestError) return reject(requestError);
+  const { conversation, cachePolicy, cacheTtl } = convertMessagesRequest(request, messages);
+  const faults = mergeFaults(findFaultDirectives(conversation.lastUserText), exchange.pathFaults);
+  if (faults.isReset) return dropConnection(exchange);
+  if (faults.status !== undefined) {
+    return sendError(
+      exchange,
+      renderAnthropicError(createFaultError(faults.status, faults.retryAfterSeconds), exchange),
+      faults,
+    );
+  }
+  const plan = planAnswer({
+    conversation,
+    faults,
+    namespace: 'anthropic',
+    promptCache: exchange.state.promptCache,
+    cachePolicy,
+    hasTextBeforeAutoToolCall: true,
+  });
+  const context: MessageContext = {
+    plan,
+    blocks: planMessageBlocks(plan, exchange.ids),
+    messageId: `msg_01${exchange.ids.nextString(alphanumeric, 22)}`,
+    model: snapshotAnthropicModel(request.model),
+    cacheTtl,
+  };
+  const headers = { 'request-id': exchange.requestId };
+  if (request.stream !== true) return sendJson(exchange, { status: 200, headers, body: buildMessage(context), faults });
+  await sendSse(exchange, {
+    headers,
+    events: buildMessageEvents(context),
+    faults,
+    midStreamErrorEvents: () => [
+      dataEvent({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, 'error'),
+    ],
+  });
+}
+
+async function parseMessagesRequest(exchange: SimulatorExchange): Promise<ParseResult<MessagesRequest>> {
+  const body = await readJsonBody(exchange.request);
+  if (!body.isValid) {
+    return invalidResult(
+      body.reason === 'too-large'
+        ? createSimError(413, 'Request exceeds the maximum allowed number of bytes.')
+        : createSimError(400, 'There was an issue with your request body: it is not valid JSON.'),
+    );
+  }
+  const result = messagesRequestSchema.safeParse(body.value);
+  if (result.success) return { isValid: true, value: result.data };
+  const issue = describeSchemaIssue(result.error, 'dots');
+  return invalidResult(
+    createSimError(400, issue.isMissing ? `${issue.path}: Field required` : `${issue.path}: ${issue.detail}`),
+  );
+}

@@ -1,0 +1,36 @@
+import { buildChatAnnotations } from './build-chat-annotations.ts';
+import type { DialectQuirks, StreamContext } from './dialect-quirks.ts';
+import { mapChatFinishReason } from './map-chat-finish-reason.ts';
+
+/** The non-streamed `chat.completion` body (wire-formats §1.3) with the vendor's extras. */
+export function buildChatCompletion(context: StreamContext, quirks: DialectQuirks): Record<string, unknown> {
+  const { plan } = context;
+  const text = plan.contentTokens.join('');
+  const isRefusalField = plan.contentKind === 'refusal' && quirks.hasRefusalField;
+  const message: Record<string, unknown> = {
+    role: 'assistant',
+    content: isRefusalField || (text === '' && plan.toolCalls.length > 0) ? null : text,
+  };
+  if (quirks.hasRefusalField) message['refusal'] = isRefusalField ? text : null;
+  if (quirks.reasoningField && plan.reasoningTokens.length > 0) {
+    message[quirks.reasoningField] = plan.reasoningTokens.join('');
+  }
+  if (plan.toolCalls.length > 0) {
+    message['tool_calls'] = plan.toolCalls.map((call, index) => ({
+      id: context.toolCallIds[index],
+      type: 'function',
+      function: { name: call.name, arguments: call.argumentsJson },
+    }));
+  }
+  if (quirks.hasRefusalField || plan.search) message['annotations'] = buildChatAnnotations(plan);
+  const completion: Record<string, unknown> = {
+    id: context.completionId,
+    object: 'chat.completion',
+    created: context.createdUnixSeconds,
+    model: context.model,
+    choices: [{ index: 0, message, logprobs: null, finish_reason: mapChatFinishReason(plan.finishReason, quirks) }],
+    usage: quirks.formatUsage(plan),
+  };
+  quirks.decorateCompletion(completion, context);
+  return completion;
+}

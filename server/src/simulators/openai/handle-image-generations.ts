@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { countTextTokens } from '../shared/count-input-tokens.ts';
+import { describeSchemaIssue } from '../shared/describe-schema-issue.ts';
+import { findFaultDirectives, mergeFaults } from '../shared/fault-spec.ts';
+import { generateWordTokens } from '../shared/generate-words.ts';
+import { createRandom, hashText } from '../shared/random.ts';
+import { readJsonBody } from '../shared/read-json-body.ts';
+import { dropConnection, sendError, sendJson } from '../shared/send-response.ts';
+import { createFaultError, createSimError, type SimError } from '../shared/sim-error.ts';
+import type { SimulatorExchange } from '../shared/simulator-exchange.ts';
+import { renderDialectError } from '../openai-compatible/render-dialect-error.ts';
+import { openAiQuirks } from './openai-quirks.ts';
+
+const imageRequestSchema = z.looseObject({
+  prompt: z.string().min(1),
+  model: z.string().optional(),
+  n: z.number().int().min(1).max(10).nullable().optional(),
+  size: z.string().nullable().optional(),
+  quality: z.string().nullable().optional(),
+  response_format: z.enum(['url', 'b64_json']).nullable().optional(),
+  output_format: z.enum(['png', 'jpeg', 'webp']).nullable().optional(),
+});
+
+// A valid 1×1 PNG: real images are large and nothing downstream inspects pixels.
+const onePixelPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+// Output tokens of a square GPT image by quality (OpenAI's published image token table).
+const imageOutputTokens: Readonly<Record<string, number>> = { low: 272, medium: 1056, high: 4160, auto: 4160 };
+
+/**
+ * `POST /v1/images/generations` (wire-formats §4.2): GPT image models answer base64 with token usage; DALL·E models
+ * answer a URL (or base64) with a revised prompt made of generated words, never the prompt itself.
+ */
+export async function handleImageGenerations(exchange: SimulatorExchange): Promise<void> {
+  const reject = (error: SimError) =>
+    sendError(exchange, renderDialectError(error, exchange, openAiQuirks), exchange.pathFaults);
+  const body = await readJsonBody(exchange.request);
+  if (!body.isValid) return reject(createSimError(400, 'We could not parse the JSON body of your request.'));
+  const result = imageRequestSchema.safeParse(body.value);
+  if (!result.success) {
+    const issue = describeSchemaIssue(result.error, 'brackets');
+    return reject(
+      createSimError(
+        400,
+        issue.isMissing
+          ? `Missing required parameter: '${issue.path}'.`
+          : `Invalid value for '${issue.path}': ${issue.detail}.`,
+        {
+          param: issue.path,
+          code: issue.isMissing ? 'missing_required_parameter' : 'invalid_value',
+        },
+      ),
+    );
+  }
+  const request = result.data;
+  const faults = mergeFaults(findFaultDirectives(request.prompt), exchange.pathFaults);
+  if (faults.isReset) return dropConnection(exchange);
+  if (faults.status !== undefined) {
+    return sendError(
+      exchange,
+      renderDialectError(createFaultError(faults.status, faults.retryAfterSeconds), exchange, openAiQuirks),
+      faults,
+    );
+  }
+  const model = request.model ?? 'dall-e-2';
+  const count = request.n ?? 1;
+  const random = createRandom(hashText(`${model}\u0000${request.prompt}`));
+  const created = exchange.state.nowUnixSeconds();
+  const headers = openAiQuirks.requestIdHeaders(exchange.requestId);
+  if (model.startsWith('gpt-image')) {
+    const quality = request.quality ?? 'auto';
+    const inputTokens = countTextTokens(request.prompt);
+    const outputTokens = (imageOutputTokens[quality] ?? 4160) * count;
+    const body = {
+      created,
+      data: Array.from({ length: count }, () => ({ b64_json: onePixelPng })),
+      background: 'opaque',
+      output_format: request.output_format ?? 'png',
+      size: request.size && request.size !== 'auto' ? request.size : '1024x1024',
+      quality: quality === 'auto' ? 'high' : quality,
+      usage: {
+        total_tokens: inputTokens + outputTokens,
+        input_tokens: inputTokens,
+        output_tokens: outputTokens,
+        input_tokens_details: { text_tokens: inputTokens, image_tokens: 0 },
+      },
+    };
+    return sendJson(exchange, { status: 200, headers, body, faults });
+  }
+  const host = exchange.request.headers.host ?? '127.0.0.1';
+  const data = Array.from({ length: count }, (_, index) => {
+    const revisedPrompt = generateWordTokens(random, 12).join('');
+    return request.response_format === 'b64_json'
+      ? { b64_json: onePixelPng, revised_prompt: revisedPrompt }
+      : { url: `http://${host}/openai/v1/_files/${exchange.requestId}-${index}.png`, revised_prompt: revisedPrompt };
+  });
+  await sendJson(exchange, { status: 200, headers, body: { created, data }, faults });
+}
+
+/** Serves the image behind a DALL·E URL answer, so clients that download it get a real PNG. */
+export async function handleImageFile(exchange: SimulatorExchange): Promise<void> {
+  exchange.request.resume();
+  exchange.response.writeHead(200, { 'content-type': 'image/png' });
+  exchange.response.end(Buffer.from(onePixelPng, 'base64'));
+}

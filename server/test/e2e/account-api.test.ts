@@ -1,0 +1,259 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { updateUserStatus } from '../../src/db/users.ts';
+import { loginAttemptsPerMinutePerEmail, loginAttemptsPerMinutePerIp } from '../../src/accounts/throttle-attempt.ts';
+import {
+  callApi,
+  readError,
+  readSessionCookie,
+  signIn,
+  signUp,
+  type BrowserSession,
+} from '../support/account-api-client.ts';
+import { databaseKinds } from '../support/test-databases.ts';
+import { testRedisUrl } from '../support/test-redis.ts';
+import { startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
+
+const password = 'correct horse battery staple';
+
+for (const databaseKind of databaseKinds) {
+  describe(`account API: sessions on ${databaseKind}`, () => {
+    let gateway: TestGateway;
+    let url: string;
+    let emailCount = 0;
+    const newEmail = () => `person${++emailCount}-${databaseKind}@example.com`;
+
+    before(async () => {
+      gateway = await startTestGateway({ databaseKind });
+      url = gateway.url;
+    });
+    after(() => gateway.close());
+
+    test('registration signs in with a 30-day HttpOnly SameSite=Lax cookie and credits the welcome balance', async () => {
+      const email = newEmail();
+      const response = await callApi(url, '/api/auth/register', { body: { email: email.toUpperCase(), password } });
+      assert.equal(response.status, 201, response.text);
+      const setCookie = response.headers.get('set-cookie') ?? '';
+      assert.match(setCookie, /^gw_session=[A-Za-z0-9_-]{43}; /);
+      for (const attribute of ['HttpOnly', 'SameSite=Lax', 'Path=/', 'Max-Age=2592000']) {
+        assert.ok(setCookie.includes(attribute), `${attribute} in ${setCookie}`);
+      }
+      assert.ok(!setCookie.includes('Secure'), 'no Secure flag over plain http');
+      const me = response.json as Record<string, unknown>;
+      assert.equal(me.email, email);
+      assert.equal(me.role, 'user');
+      assert.equal(me.balance_usd, 1);
+      assert.equal(me.available_usd, 1);
+      assert.equal(typeof me.csrf_token, 'string');
+      const session: BrowserSession = {
+        cookie: readSessionCookie(response),
+        csrfToken: String(me.csrf_token),
+        me: me as BrowserSession['me'],
+      };
+      const again = await callApi(url, '/api/me', { session });
+      assert.equal(again.status, 200);
+      assert.deepEqual(again.json, me);
+      const tokenHash = await gateway.gateway.database.db.selectFrom('sessions').select('token_hash').execute();
+      const token = session.cookie.slice('gw_session='.length);
+      assert.ok(
+        tokenHash.every((row) => row.token_hash !== token),
+        'only the hash of the token is stored',
+      );
+    });
+
+    test('a taken e-mail (in any case) is a 409 and changes no balance', async () => {
+      const email = newEmail();
+      const first = await signUp(url, { email });
+      const duplicate = await callApi(url, '/api/auth/register', {
+        body: { email: ` ${email.toUpperCase()} `, password },
+      });
+      assert.equal(duplicate.status, 409);
+      assert.deepEqual(readError(duplicate), {
+        message: 'An account with this e-mail already exists.',
+        type: 'invalid_request_error',
+        param: 'email',
+        code: 'email_taken',
+      });
+      const me = await callApi(url, '/api/me', { session: first });
+      assert.equal((me.json as { balance_usd: number }).balance_usd, 1);
+      const users = await gateway.gateway.database.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', email)
+        .execute();
+      assert.equal(users.length, 1);
+    });
+
+    test('weak passwords, bad e-mails and malformed bodies are 400s naming the field', async () => {
+      const cases: Array<[unknown, string | null, string | undefined]> = [
+        [{ email: newEmail(), password: 'short' }, 'password', 'weak_password'],
+        [{ email: newEmail(), password: 'aaaaaaaaaaaaaa' }, 'password', 'weak_password'],
+        [{ email: 'not-an-email', password }, 'email', 'invalid_value'],
+        [{ email: newEmail() }, 'password', 'missing_required_parameter'],
+        [{ email: 42, password }, 'email', undefined],
+      ];
+      for (const [body, param, code] of cases) {
+        const response = await callApi(url, '/api/auth/register', { body });
+        assert.equal(response.status, 400, response.text);
+        const error = readError(response);
+        assert.equal(error.param, param, response.text);
+        if (code) assert.equal(error.code, code, response.text);
+      }
+      const invalidJson = await callApi(url, '/api/auth/register', { rawBody: '{"email": ' });
+      assert.equal(invalidJson.status, 400);
+      assert.equal(readError(invalidJson).code, 'invalid_json');
+    });
+
+    test('a wrong password and an unknown e-mail get the same 401 and take similar time', async () => {
+      const email = newEmail();
+      await signUp(url, { email });
+      const timeLogin = async (body: unknown) => {
+        const started = performance.now();
+        const response = await callApi(url, '/api/auth/login', { body });
+        return { response, ms: performance.now() - started };
+      };
+      const wrong = [];
+      const unknown = [];
+      for (let round = 0; round < 3; round += 1) {
+        wrong.push(await timeLogin({ email, password: 'wrong password 123' }));
+        unknown.push(await timeLogin({ email: `nobody-${round}@example.com`, password: 'wrong password 123' }));
+      }
+      for (const attempt of [...wrong, ...unknown]) {
+        assert.equal(attempt.response.status, 401);
+        assert.deepEqual(readError(attempt.response), readError(wrong[0]!.response));
+      }
+      assert.equal(readError(wrong[0]!.response).code, 'invalid_credentials');
+      const median = (values: number[]) => values.sort((a, b) => a - b)[1]!;
+      const wrongMs = median(wrong.map((attempt) => attempt.ms));
+      const unknownMs = median(unknown.map((attempt) => attempt.ms));
+      assert.ok(unknownMs > wrongMs * 0.4 && unknownMs < wrongMs * 2.5, `wrong ${wrongMs} ms, unknown ${unknownMs} ms`);
+    });
+
+    test('login starts a new session; without a cookie /api/me is a 401', async () => {
+      const email = newEmail();
+      await signUp(url, { email });
+      const session = await signIn(url, { email: email.toUpperCase() });
+      assert.equal((await callApi(url, '/api/me', { session })).status, 200);
+      const anonymous = await callApi(url, '/api/me');
+      assert.equal(anonymous.status, 401);
+      assert.equal(readError(anonymous).code, 'not_signed_in');
+      const forged = await callApi(url, '/api/me', { headers: { cookie: `gw_session=${'A'.repeat(43)}` } });
+      assert.equal(forged.status, 401);
+    });
+
+    test('a state-changing request with a session cookie needs the x-csrf-token of that session', async () => {
+      const session = await signUp(url, { email: newEmail() });
+      for (const csrfToken of [null, 'wrong-token', `${session.csrfToken}x`]) {
+        const response = await callApi(url, '/api/keys', { body: { name: 'ci' }, session, csrfToken });
+        assert.equal(response.status, 403, response.text);
+        assert.equal(readError(response).code, 'csrf_token_invalid');
+        const logout = await callApi(url, '/api/auth/logout', { method: 'POST', session, csrfToken });
+        assert.equal(logout.status, 403);
+      }
+      const keys = await callApi(url, '/api/keys', { session });
+      assert.deepEqual(keys.json, { data: [] }, 'no key was created');
+      const created = await callApi(url, '/api/keys', { body: { name: 'ci' }, session });
+      assert.equal(created.status, 201, created.text);
+    });
+
+    test('logout ends the session on the server and clears the cookie', async () => {
+      const session = await signUp(url, { email: newEmail() });
+      const logout = await callApi(url, '/api/auth/logout', { method: 'POST', session });
+      assert.equal(logout.status, 204);
+      assert.match(logout.headers.get('set-cookie') ?? '', /^gw_session=; Path=\/; Max-Age=0/);
+      assert.equal((await callApi(url, '/api/me', { session })).status, 401);
+    });
+
+    test('an expired session is refused by the server whatever the cookie says', async () => {
+      const session = await signUp(url, { email: newEmail() });
+      await gateway.gateway.database.db
+        .updateTable('sessions')
+        .set({ expires_at: Date.now() - 1 })
+        .where('user_id', '=', session.me.id)
+        .execute();
+      assert.equal((await callApi(url, '/api/me', { session })).status, 401);
+    });
+
+    test('changing the password checks the current one and signs out the other sessions', async () => {
+      const email = newEmail();
+      const first = await signUp(url, { email });
+      const second = await signIn(url, { email });
+      const change = (body: unknown) => callApi(url, '/api/me/password', { body, session: first });
+      const wrong = await change({ current_password: 'not the password', new_password: 'a new long passphrase' });
+      assert.equal(wrong.status, 400);
+      assert.equal(readError(wrong).param, 'current_password');
+      const weak = await change({ current_password: password, new_password: 'short' });
+      assert.equal(weak.status, 400);
+      assert.equal(readError(weak).param, 'new_password');
+      assert.equal((await change({ current_password: password, new_password: 'a new long passphrase' })).status, 204);
+      assert.equal((await callApi(url, '/api/me', { session: second })).status, 401);
+      assert.equal((await callApi(url, '/api/me', { session: first })).status, 200);
+      assert.equal((await callApi(url, '/api/auth/login', { body: { email, password } })).status, 401);
+      await signIn(url, { email, password: 'a new long passphrase' });
+    });
+
+    test('a blocked account cannot sign in, and its open sessions stop working', async () => {
+      const email = newEmail();
+      const session = await signUp(url, { email });
+      await updateUserStatus(gateway.gateway.database.db, { userId: session.me.id, status: 'blocked' });
+      const login = await callApi(url, '/api/auth/login', { body: { email, password } });
+      assert.equal(login.status, 403);
+      assert.equal(readError(login).code, 'account_blocked');
+      const me = await callApi(url, '/api/me', { session });
+      assert.equal(me.status, 403);
+      assert.equal(readError(me).code, 'account_blocked');
+    });
+
+    test('sign-in attempts are throttled per e-mail, then per client address, with Retry-After', async () => {
+      const email = newEmail();
+      await signUp(url, { email });
+      let response;
+      for (let attempt = 0; attempt <= loginAttemptsPerMinutePerEmail; attempt += 1) {
+        response = await callApi(url, '/api/auth/login', { body: { email, password: `wrong ${attempt}` } });
+        if (response.status === 429) break;
+      }
+      assert.equal(response?.status, 429);
+      assert.ok(Number(response.headers.get('retry-after')) >= 1);
+      assert.equal(readError(response).code, 'rate_limit_exceeded');
+      const correct = await callApi(url, '/api/auth/login', { body: { email, password } });
+      assert.equal(correct.status, 429, 'even the right password waits');
+      for (let attempt = 0; attempt <= loginAttemptsPerMinutePerIp; attempt += 1) {
+        response = await callApi(url, '/api/auth/login', { body: { email: newEmail(), password } });
+        if (response.status === 429) break;
+      }
+      assert.equal(response.status, 429, 'fresh e-mails from one address are throttled too');
+      assert.ok(Number(response.headers.get('retry-after')) >= 1);
+    });
+  });
+}
+
+describe('account API behind https with Redis', () => {
+  let gateway: TestGateway;
+  before(async () => {
+    gateway = await startTestGateway({
+      environment: { REDIS_URL: testRedisUrl(), PUBLIC_BASE_URL: 'https://gateway.example.com' },
+    });
+  });
+  after(() => gateway.close());
+
+  test('the session cookie is Secure when the public address is https', async () => {
+    const response = await callApi(gateway.url, '/api/auth/register', {
+      body: { email: `secure-${Date.now()}@example.com`, password },
+    });
+    assert.equal(response.status, 201, response.text);
+    assert.match(response.headers.get('set-cookie') ?? '', /; Secure$/);
+  });
+
+  test('sign-in throttling counts in Redis', async () => {
+    const email = `redis-${Date.now()}@example.com`;
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt <= loginAttemptsPerMinutePerEmail; attempt += 1) {
+      statuses.push((await callApi(gateway.url, '/api/auth/login', { body: { email, password } })).status);
+    }
+    assert.ok(
+      statuses.every((status) => status === 401 || status === 429),
+      String(statuses),
+    );
+    assert.equal(statuses.at(-1), 429);
+  });
+});

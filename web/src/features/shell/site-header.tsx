@@ -1,0 +1,50 @@
+import { useI18n } from '../../i18n/i18n-provider.tsx';
+import { Link } from '../../router/link.tsx';
+import { routePaths } from '../../router/match-route.ts';
+import { Badge } from '../../ui/badge.tsx';
+import { usePublicModels } from '../models/public-models-provider.tsx';
+import { LanguageSwitcher } from './language-switcher.tsx';
+
+/** The site header: the name (home link), the main navigation, a sandbox badge in sandbox mode, the language. */
+export function SiteHeader() {
+  const { messages } = useI18n();
+  const { state } = usePublicModels();
+  const isSandbox = state.status === 'ready' && state.list.sandbox;
+  return (
+    <header className="site-header">
+      <div className="site-header__inner container">
+        <div className="site-header__brand">
+          <Link to={routePaths.home} className="brand">
+            <span className="brand__mark" aria-hidden="true" />
+            <span className="brand__name">{messages.site.name}</span>
+          </Link>
+          {isSandbox && (
+            <Badge tone="sandbox" title={messages.site.sandboxBadgeTitle}>
+              {messages.site.sandboxBadge}
+            </Badge>
+          )}
+        </div>
+        <nav className="site-nav" aria-label={messages.site.mainNavigation}>
+          <ul className="site-nav__list">
+            <li>
+              <Link to={routePaths.models} isNavItem className="site-nav__link">
+                {messages.nav.models}
+              </Link>
+            </li>
+            <li>
+              <Link to={routePaths.docs} isNavItem className="site-nav__link">
+                {messages.nav.docs}
+              </Link>
+            </li>
+            <li>
+              <Link to={routePaths.signIn} isNavItem className="site-nav__link site-nav__link--sign-in">
+                {messages.nav.signIn}
+              </Link>
+            </li>
+          </ul>
+        </nav>
+        <LanguageSwitcher />
+      </div>
+    </header>
+  );
+}
