@@ -10,6 +10,7 @@ import { registerOpenApiRoute } from './http/api/openapi.ts';
 import { registerPublicModelRoutes, type PublicModelsDeps } from './http/api/public-models.ts';
 import { registerUsageRoutes, type UsageRouteDeps } from './http/api/usage.ts';
 import { registerSessionMiddleware } from './http/middleware/session.ts';
+import { registerChatCompletionRoutes, type ChatCompletionsRouteDeps } from './http/v1/chat-completions.ts';
 import { registerKeyInfoRoutes, type KeyInfoRouteDeps } from './http/v1/key-info.ts';
 import { registerModelRoutes, type ModelsRouteDeps } from './http/v1/models.ts';
 import { registerWebApp } from './http/web-app.ts';
@@ -23,7 +24,8 @@ export type AppDeps = HealthDeps &
   ModelsRouteDeps &
   PublicModelsDeps &
   AccountApiDeps &
-  KeyInfoRouteDeps & {
+  KeyInfoRouteDeps &
+  ChatCompletionsRouteDeps & {
     logger: Logger;
     ids: IdGenerator;
     metrics: HttpMetrics;
@@ -63,6 +65,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerHealthRoutes(app, deps);
   registerModelRoutes(app, deps);
   registerKeyInfoRoutes(app, deps);
+  registerChatCompletionRoutes(app, deps);
   registerPublicModelRoutes(app, deps);
   registerAuthRoutes(app, { ...deps, sessions });
   registerApiKeyRoutes(app, { ...deps, sessions });

@@ -18,6 +18,7 @@ import { systemClock } from './lib/clock.ts';
 import { cryptoIds } from './lib/ids.ts';
 import { createSecretBox } from './lib/secret-box.ts';
 import { createMemoryRateLimiter } from './limits/rate-limiter.ts';
+import { createUpstreamAgent } from './providers/shared/post-json.ts';
 import { createRedisRateLimiter } from './limits/redis-rate-limiter.ts';
 import { startSimulator, type RunningSimulator } from './simulators/start-simulator.ts';
 
@@ -77,6 +78,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     },
     onError: (error) => logger.error({ err: error }, 'cache refresh failed'),
   });
+  const upstreamAgent = createUpstreamAgent({ connectTimeoutMs: 10_000 });
   const app = await buildApp({
     db: database.db,
     isShuttingDown: () => isShuttingDown,
@@ -97,6 +99,15 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     bodyLimitBytes: config.bodyLimitBytes,
     version: packageVersion,
     webDistDir: config.webDistDir,
+    keepAliveIntervalMs: config.keepAliveIntervalMs,
+    upstream: {
+      dispatcher: upstreamAgent,
+      onAttemptFailed: (route, failure) =>
+        logger.warn(
+          { route: route.id, status: failure.status, kind: failure.kind, vendorCode: failure.vendorCode },
+          'upstream attempt failed',
+        ),
+    },
   });
   try {
     await app.listen({ port: config.port, host: config.host });
@@ -120,6 +131,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
       await app.close();
       clearTimeout(deadline);
       await redis?.quit();
+      await upstreamAgent.close();
       await simulator?.close();
       await database.close();
     },

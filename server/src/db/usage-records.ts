@@ -132,3 +132,12 @@ export async function summarizeDailyUsage(db: Database, filter: UsageFilter): Pr
     costMicros: Number(row.cost_micros),
   }));
 }
+
+/** A call that failed before any output: a usage row with no charge, so operators see it (idempotent by request). */
+export async function recordFailedCall(db: Database, usage: UsageRecordRow): Promise<void> {
+  await db
+    .insertInto('usage_records')
+    .values(usage)
+    .onConflict((conflict) => conflict.column('request_id').doNothing())
+    .execute();
+}

@@ -1,0 +1,79 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { InternalError } from '../../errors/internal-error.ts';
+import type { RateLimiter } from '../../limits/rate-limiter.ts';
+import type { ChatChunk, ChatCompletion } from '../../openai-api/chat-completion.ts';
+import { authenticate, type AuthenticateDeps } from '../../pipeline/authenticate.ts';
+import type { ChatSink } from '../../pipeline/chat-sink.ts';
+import { checkRateLimit } from '../../pipeline/check-rate-limit.ts';
+import { runChatCompletion, type ChatCompletionDeps } from '../../pipeline/run-chat-completion.ts';
+import { readAuthHeaders } from '../read-auth-headers.ts';
+import { createSseResponse, type SseResponse } from '../sse-response.ts';
+import { toErrorBody, toGatewayError } from '../write-error.ts';
+
+export type ChatCompletionsRouteDeps = AuthenticateDeps &
+  ChatCompletionDeps & {
+    rateLimiter: RateLimiter;
+    defaultRequestsPerMinute: number;
+    keepAliveIntervalMs: number;
+  };
+
+/** `POST /v1/chat/completions`: the OpenAI Chat Completions API over every vendor, streamed or not. */
+export function registerChatCompletionRoutes(app: FastifyInstance, deps: ChatCompletionsRouteDeps): void {
+  app.post('/v1/chat/completions', async (request, reply) => {
+    const caller = await authenticate(deps, readAuthHeaders(request));
+    reply.headers(await checkRateLimit(deps, caller));
+    const sink = createHttpChatSink(request, reply, deps.keepAliveIntervalMs);
+    try {
+      await runChatCompletion(deps, { caller, body: request.body, requestId: request.id, sink: sink.sink });
+    } catch (error) {
+      if (sink.sink.signal.aborted && !sink.stream.isStarted) {
+        reply.hijack();
+        reply.raw.destroy();
+        return reply;
+      }
+      if (!sink.stream.isStarted) throw error;
+      const gatewayError = toGatewayError(error);
+      if (gatewayError instanceof InternalError) request.log.error({ err: error }, 'stream failed after start');
+      sink.sink.sendStreamError(gatewayError);
+    }
+    return reply.sent ? reply : sink.completion();
+  });
+}
+
+/** The ChatSink over a Fastify reply: JSON for a completion, server-sent events (on the raw socket) for a stream. */
+function createHttpChatSink(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  keepAliveIntervalMs: number,
+): { sink: ChatSink; stream: SseResponse; completion: () => ChatCompletion | undefined } {
+  const controller = new AbortController();
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the connection.'));
+  });
+  let completion: ChatCompletion | undefined;
+  const stream = createSseResponse({ response: reply.raw, headers: {}, keepAliveIntervalMs });
+  const sink: ChatSink = {
+    signal: controller.signal,
+    sendCompletion: (value) => {
+      completion = value;
+    },
+    startStream: () => {
+      reply.hijack();
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value !== undefined) reply.raw.setHeader(name, value);
+      }
+      stream.start();
+    },
+    sendChunk: (chunk: ChatChunk) => stream.writeData(JSON.stringify(chunk)),
+    sendStreamError: (error) => {
+      request.log.warn({ code: error.code, status: error.status }, 'stream ended with an error');
+      stream.writeData(JSON.stringify(toErrorBody(error)));
+      stream.end();
+    },
+    endStream: () => {
+      stream.writeDone();
+      stream.end();
+    },
+  };
+  return { sink, stream, completion: () => completion };
+}

@@ -1,0 +1,232 @@
+import { estimateDeliveredUsage } from '../billing/estimate-delivered-usage.ts';
+import { priceTokenUsage, type TokenUsage } from '../billing/pricing.ts';
+import type { CatalogModel, PriceList } from '../catalog/price-list.ts';
+import type { Route, RouteTable } from '../catalog/route-table.ts';
+import type { UsageRecordRow } from '../db/schema.ts';
+import { recordFailedCall } from '../db/usage-records.ts';
+import { GatewayError } from '../errors/gateway-error.ts';
+import { UpstreamError } from '../errors/upstream-error.ts';
+import { toUnixSeconds, type Clock } from '../lib/clock.ts';
+import { microsToUsd } from '../lib/money.ts';
+import type { ChatCompletion } from '../openai-api/chat-completion.ts';
+import { chatRequestSchema, type ChatRequest } from '../openai-api/chat-request.ts';
+import { parseWireRequest } from '../openai-api/parse-request.ts';
+import { UpstreamFailureError } from '../providers/provider-adapter.ts';
+import type { Caller } from './authenticate.ts';
+import { callProvider, type CallProviderDeps } from './call-provider.ts';
+import type { ChatSink } from './chat-sink.ts';
+import { chooseRoutes } from './choose-routes.ts';
+import { fromWireUsage, toWireUsage } from './convert-usage.ts';
+import { measureChatRequest } from './measure-chat-request.ts';
+import { relayStream } from './relay-stream.ts';
+import { reserveCredits, type Reservation, type RequestSize } from './reserve-credits.ts';
+import { resolveModel } from './resolve-model.ts';
+import { settleCharge, type SettleChargeDeps } from './settle-charge.ts';
+
+export type ChatCompletionDeps = SettleChargeDeps & {
+  priceList: PriceList;
+  routeTable: RouteTable;
+  clock: Clock;
+  upstream: CallProviderDeps;
+};
+
+type CallContext = {
+  caller: Caller;
+  requestId: string;
+  model: CatalogModel;
+  size: RequestSize;
+  reservation: Reservation;
+  startedAtMs: number;
+};
+
+/**
+ * `POST /v1/chat/completions` after authentication and the rate limit: checks the request, holds the worst-case
+ * cost, calls the best route (failing over before the first byte), and settles the exact cost before the client
+ * sees the end of the answer, so `usage.cost` is what the ledger debited.
+ */
+export async function runChatCompletion(
+  deps: ChatCompletionDeps,
+  input: { caller: Caller; body: unknown; requestId: string; sink: ChatSink },
+): Promise<void> {
+  const startedAtMs = deps.clock.nowMs();
+  const request = parseWireRequest(chatRequestSchema, input.body);
+  const model = resolveModel(deps, { caller: input.caller, modelId: request.model, kind: 'text' });
+  const routes = chooseRoutes(deps, model);
+  const size = measureChatRequest(request);
+  const reservation = await reserveCredits(deps, {
+    caller: input.caller,
+    model,
+    size,
+    holdId: input.requestId,
+  });
+  const context: CallContext = { caller: input.caller, requestId: input.requestId, model, size, reservation, startedAtMs };
+  const isStreaming = request.stream === true;
+  let call;
+  try {
+    call = await callProvider(deps.upstream, {
+      routes,
+      request: withOutputLimit(request, reservation),
+      model,
+      isStreaming,
+      signal: input.sink.signal,
+      requestId: input.requestId,
+      createdUnixSeconds: toUnixSeconds(startedAtMs),
+    });
+  } catch (error) {
+    deps.creditHolds.release(reservation.hold);
+    await recordFailure(deps, context, error);
+    throw error;
+  }
+  if (call.kind === 'completion') {
+    await finishCompletion(deps, context, call.completion, call.route, input.sink);
+    return;
+  }
+  input.sink.startStream();
+  const identity = { id: `chatcmpl-${input.requestId}`, created: toUnixSeconds(startedAtMs), model: request.model };
+  const relay = await relayStream({
+    chunks: call.chunks,
+    firstChunk: call.firstChunk,
+    sink: input.sink,
+    identity,
+    startedAtMs,
+    nowMs: deps.clock.nowMs,
+  });
+  if (relay.error !== undefined) await call.chunks.return?.().catch(() => undefined);
+  const usage =
+    relay.vendorUsage ?? estimateDeliveredUsage({ ...size, deliveredTextBytes: relay.deliveredTextBytes });
+  const isInterrupted = relay.error !== undefined;
+  const settlement = await settle(deps, context, {
+    usage,
+    route: call.route,
+    status: isInterrupted ? 'interrupted' : 'completed',
+    errorCode: isInterrupted ? describeInterruption(relay.error, input.sink.signal) : null,
+    timeToFirstTokenMs: relay.timeToFirstTokenMs ?? null,
+  });
+  if (input.sink.signal.aborted) return;
+  if (isInterrupted) {
+    input.sink.sendStreamError(toStreamError(relay.error));
+    return;
+  }
+  if (request.stream_options?.include_usage === true) {
+    input.sink.sendChunk({
+      ...identity,
+      object: 'chat.completion.chunk',
+      choices: [],
+      usage: toWireUsage(usage, microsToUsd(settlement.costMicros)),
+    });
+  }
+  input.sink.endStream();
+}
+
+async function finishCompletion(
+  deps: ChatCompletionDeps,
+  context: CallContext,
+  completion: ChatCompletion,
+  route: Route,
+  sink: ChatSink,
+): Promise<void> {
+  const usage = completion.usage
+    ? fromWireUsage(completion.usage)
+    : estimateDeliveredUsage({ ...context.size, deliveredTextBytes: completionTextBytes(completion) });
+  const settlement = await settle(deps, context, {
+    usage,
+    route,
+    status: 'completed',
+    errorCode: null,
+    timeToFirstTokenMs: null,
+  });
+  sink.sendCompletion({ ...completion, usage: toWireUsage(usage, microsToUsd(settlement.costMicros)) });
+}
+
+async function settle(
+  deps: ChatCompletionDeps,
+  context: CallContext,
+  outcome: {
+    usage: TokenUsage;
+    route: Route;
+    status: UsageRecordRow['status'];
+    errorCode: string | null;
+    timeToFirstTokenMs: number | null;
+  },
+) {
+  return settleCharge(deps, {
+    caller: context.caller,
+    hold: context.reservation.hold,
+    costMicros: priceTokenUsage(context.model, outcome.usage),
+    usage: {
+      ...usageRecordBase(deps, context),
+      route_id: outcome.route.id,
+      provider: outcome.route.provider,
+      status: outcome.status,
+      error_code: outcome.errorCode,
+      input_tokens: outcome.usage.inputTokens,
+      cached_tokens: outcome.usage.cachedInputTokens,
+      output_tokens: outcome.usage.outputTokens,
+      reasoning_tokens: outcome.usage.reasoningTokens,
+      time_to_first_token_ms: outcome.timeToFirstTokenMs,
+    },
+  });
+}
+
+async function recordFailure(deps: ChatCompletionDeps, context: CallContext, error: unknown): Promise<void> {
+  await recordFailedCall(deps.db, {
+    ...usageRecordBase(deps, context),
+    route_id: null,
+    provider: null,
+    status: 'failed',
+    error_code: error instanceof GatewayError ? (error.code ?? error.type) : 'client_disconnected',
+    input_tokens: 0,
+    cached_tokens: 0,
+    output_tokens: 0,
+    reasoning_tokens: 0,
+    time_to_first_token_ms: null,
+    cost_micros: 0,
+  });
+}
+
+function usageRecordBase(deps: ChatCompletionDeps, context: CallContext) {
+  const nowMs = deps.clock.nowMs();
+  return {
+    request_id: context.requestId,
+    user_id: context.caller.userId,
+    api_key_id: context.caller.key.id,
+    model_id: context.model.id,
+    endpoint: 'chat.completions' as const,
+    image_count: 0,
+    latency_ms: nowMs - context.startedAtMs,
+    created_at: nowMs,
+  };
+}
+
+/** The output limit sent upstream: lowered when the balance affords less, in the field the client used. */
+function withOutputLimit(request: ChatRequest, reservation: Reservation): ChatRequest {
+  if (!reservation.isOutputLimitLowered) return request;
+  const usesLegacyField = request.max_tokens !== undefined && request.max_completion_tokens === undefined;
+  return usesLegacyField
+    ? { ...request, max_tokens: reservation.maxOutputTokens }
+    : { ...request, max_completion_tokens: reservation.maxOutputTokens };
+}
+
+function completionTextBytes(completion: ChatCompletion): number {
+  let text = '';
+  for (const choice of completion.choices) {
+    text += choice.message.content ?? '';
+    for (const call of choice.message.tool_calls ?? []) text += call.function.name + call.function.arguments;
+  }
+  return Buffer.byteLength(text);
+}
+
+function describeInterruption(error: unknown, signal: AbortSignal): string {
+  if (signal.aborted) return 'client_disconnected';
+  if (error instanceof UpstreamFailureError) return error.failure.vendorCode ?? 'upstream_stream_error';
+  return 'stream_error';
+}
+
+function toStreamError(error: unknown): GatewayError {
+  if (error instanceof GatewayError) return error;
+  const message =
+    error instanceof UpstreamFailureError
+      ? `The upstream provider failed mid-stream: ${error.failure.message}`
+      : 'The upstream stream broke off.';
+  return new UpstreamError(message, { code: 'upstream_stream_error' });
+}
