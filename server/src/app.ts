@@ -6,6 +6,7 @@ import { createRequestIdGenerator } from './http/middleware/request-id.ts';
 import { registerApiKeyRoutes, type ApiKeyRouteDeps } from './http/api/api-keys.ts';
 import { registerAuthRoutes, type AuthRouteDeps } from './http/api/auth.ts';
 import { registerBalanceRoutes, type BalanceRouteDeps } from './http/api/balance.ts';
+import { registerChatRoutes, type ChatRouteDeps } from './http/api/chats.ts';
 import { registerOpenApiRoute } from './http/api/openapi.ts';
 import { registerPublicModelRoutes, type PublicModelsDeps } from './http/api/public-models.ts';
 import { registerUsageRoutes, type UsageRouteDeps } from './http/api/usage.ts';
@@ -18,7 +19,10 @@ import { writeError } from './http/write-error.ts';
 import type { IdGenerator } from './lib/ids.ts';
 
 /** What the account API under `/api` needs; its routes also get the session guard that `buildApp` creates. */
-type AccountApiDeps = Omit<AuthRouteDeps & ApiKeyRouteDeps & UsageRouteDeps & BalanceRouteDeps, 'sessions'>;
+type AccountApiDeps = Omit<
+  AuthRouteDeps & ApiKeyRouteDeps & UsageRouteDeps & BalanceRouteDeps & ChatRouteDeps,
+  'sessions'
+>;
 
 export type AppDeps = HealthDeps &
   ModelsRouteDeps &
@@ -71,6 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerApiKeyRoutes(app, { ...deps, sessions });
   registerUsageRoutes(app, { ...deps, sessions });
   registerBalanceRoutes(app, { ...deps, sessions });
+  registerChatRoutes(app, { ...deps, sessions });
   registerOpenApiRoute(app, { version: deps.version, serverUrl: deps.publicBaseUrl });
   await registerWebApp(app, { distDir: deps.webDistDir });
   return app;

@@ -48,4 +48,8 @@ export const providerEndpoints = {
   vllm: { publicBaseUrl: undefined, credentialKey: undefined, simulatorPath: '/vllm/v1' },
   ollama: { publicBaseUrl: undefined, credentialKey: undefined, simulatorPath: '/ollama/v1' },
   llamacpp: { publicBaseUrl: undefined, credentialKey: undefined, simulatorPath: '/llamacpp/v1' },
+  // Azure OpenAI and Vertex AI addresses are per customer resource or project: operator routes only.
+  azure: { publicBaseUrl: undefined, credentialKey: undefined, simulatorPath: '/azure' },
+  vertex: { publicBaseUrl: undefined, credentialKey: undefined, simulatorPath: '/vertex' },
+  bfl: { publicBaseUrl: 'https://api.bfl.ai', credentialKey: 'BFL_API_KEY', simulatorPath: '/bfl' },
 } as const satisfies Record<ProviderId, ProviderEndpoint>;

@@ -12,6 +12,7 @@ export const vendorCredentialKeys = [
   'GROQ_API_KEY',
   'TOGETHER_API_KEY',
   'OPENROUTER_API_KEY',
+  'BFL_API_KEY',
 ] as const;
 export type VendorCredentialKey = (typeof vendorCredentialKeys)[number];
 

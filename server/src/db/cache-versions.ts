@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Database } from './database.ts';
 
-export type CacheName = 'api_keys' | 'balances' | 'catalog' | 'routes';
+export type CacheName = 'api_keys' | 'balances' | 'catalog' | 'routes' | 'account_terms';
 
 /** Marks cached data as changed; every node polls these counters and reloads what moved. */
 export async function bumpCacheVersion(db: Database, name: CacheName): Promise<void> {
@@ -14,7 +14,7 @@ export async function bumpCacheVersion(db: Database, name: CacheName): Promise<v
 
 export async function listCacheVersions(db: Database): Promise<Record<CacheName, number>> {
   const rows = await db.selectFrom('cache_versions').select(['name', 'version']).execute();
-  const versions: Record<CacheName, number> = { api_keys: 0, balances: 0, catalog: 0, routes: 0 };
+  const versions: Record<CacheName, number> = { api_keys: 0, balances: 0, catalog: 0, routes: 0, account_terms: 0 };
   for (const row of rows) if (row.name in versions) versions[row.name as CacheName] = row.version;
   return versions;
 }

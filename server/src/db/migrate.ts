@@ -2,12 +2,18 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import * as foundation from './migrations/0001-foundation.ts';
 import * as usageRecords from './migrations/0002-usage-records.ts';
 import * as sessions from './migrations/0003-sessions.ts';
+import * as routeSettings from './migrations/0004-route-settings.ts';
+import * as encryptedChats from './migrations/0005-encrypted-chats.ts';
+import * as operatorAndSubscriptions from './migrations/0006-operator-and-subscriptions.ts';
 
 /** Forward-only migrations, in order. Written with Kysely's schema builder so one file serves SQLite and PostgreSQL. */
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-usage-records': usageRecords,
   '0003-sessions': sessions,
+  '0004-route-settings': routeSettings,
+  '0005-encrypted-chats': encryptedChats,
+  '0006-operator-and-subscriptions': operatorAndSubscriptions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

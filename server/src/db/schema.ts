@@ -77,6 +77,23 @@ export type RoutesTable = {
   enabled: number;
   is_sandbox: number;
   created_at: number;
+  /** What the upstream charges us: micro-USD per 1M input / output tokens (operator information, null: unknown). */
+  input_cost_micros: number | null;
+  output_cost_micros: number | null;
+  /** Most calls in flight on this route per node; null: no cap. */
+  max_concurrency: number | null;
+  /** Per-route upstream timeouts; null: the defaults of `providers/shared/upstream-timeouts.ts`. */
+  connect_timeout_ms: number | null;
+  first_byte_timeout_ms: number | null;
+  idle_timeout_ms: number | null;
+  /** Newline-separated user ids the route is reserved for (a dedicated channel), or null for every account. */
+  reserved_for_user_ids: string | null;
+  /** Azure OpenAI: the `api-version` query parameter. */
+  api_version: string | null;
+  /** Google Vertex AI: the Cloud project and location (region) of the endpoint. */
+  vertex_project: string | null;
+  vertex_location: string | null;
+  updated_at: number | null;
 };
 
 export type LedgerTransactionsTable = {
@@ -135,7 +152,103 @@ export type SessionsTable = {
   revoked_at: number | null;
 };
 
+/** A user's chat account key, wrapped under the key derived from the chat passphrase (PBKDF2 parameters here). */
+export type ChatVaultsTable = {
+  user_id: string;
+  kdf: 'PBKDF2-SHA-256';
+  iterations: number;
+  /** Base64. */
+  salt: string;
+  /** Base64 AES-GCM nonce + ciphertext of the raw account key; the server cannot unwrap it. */
+  wrapped_account_key: string;
+  version: number;
+  created_at: number;
+  updated_at: number;
+};
+
+/** A browser-chat conversation: only sealed (browser-encrypted) title and body. */
+export type ChatConversationsTable = {
+  user_id: string;
+  id: string;
+  sealed_title: string;
+  sealed_body: string;
+  /** Optimistic concurrency: a save names the version it replaces. */
+  version: number;
+  created_at: number;
+  updated_at: number;
+};
+
+/** A conversation's key wrapped under the account key; deleted with the conversation in one transaction. */
+export type ChatConversationKeysTable = {
+  user_id: string;
+  conversation_id: string;
+  wrapped_key: string;
+  created_at: number;
+};
+
+/** The browser chat's API keys, each tied to the session it was issued to (revoked when that session ends). */
+export type BrowserChatKeysTable = {
+  api_key_id: string;
+  session_id: string;
+  /** 1, 2, … per session: a new key replaces one that expires or is revoked (see chats/issue-browser-chat-key.ts). */
+  sequence: number;
+  created_at: number;
+};
+
+/** What the operator agreed with one account: a contract discount and a custom request budget. */
+export type AccountTermsTable = {
+  user_id: string;
+  /** 100 = 1%; applies to every model without an account price of its own. */
+  contract_discount_basis_points: number;
+  /** Requests per minute for the whole account, or null for the standard per-key limits. */
+  requests_per_minute: number | null;
+  updated_at: number;
+};
+
+/** An account's own price for one model, in place of the live price list (micro-USD per 1M tokens or per request). */
+export type AccountModelPricesTable = {
+  user_id: string;
+  model_id: string;
+  input_rate_micros: number;
+  output_rate_micros: number;
+  cached_input_rate_micros: number | null;
+  per_request_micros: number | null;
+  updated_at: number;
+};
+
+/** A 30-day plan the operator sells: a discount on every price, paid from the balance. */
+export type SubscriptionPlansTable = {
+  id: string;
+  name: string;
+  price_micros: number;
+  discount_basis_points: number;
+  is_active: number;
+  created_at: number;
+  updated_at: number;
+};
+
+/** An account's subscription: the paid period and the discount it bought (kept when the plan changes later). */
+export type SubscriptionsTable = {
+  user_id: string;
+  plan_id: string;
+  discount_basis_points: number;
+  period_started_at: number;
+  expires_at: number;
+  is_auto_renewing: number;
+  /** Why the last automatic renewal did not happen (auto-renewal is then switched off), or null. */
+  renewal_failure: string | null;
+  updated_at: number;
+};
+
 export type DatabaseSchema = {
+  account_terms: AccountTermsTable;
+  account_model_prices: AccountModelPricesTable;
+  subscription_plans: SubscriptionPlansTable;
+  subscriptions: SubscriptionsTable;
+  chat_vaults: ChatVaultsTable;
+  chat_conversations: ChatConversationsTable;
+  chat_conversation_keys: ChatConversationKeysTable;
+  browser_chat_keys: BrowserChatKeysTable;
   usage_records: UsageRecordsTable;
   sessions: SessionsTable;
   users: UsersTable;
@@ -153,5 +266,12 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type ModelRow = Selectable<ModelsTable>;
 export type NewModelRow = Insertable<ModelsTable>;
 export type RouteRow = Selectable<RoutesTable>;
+export type NewRouteRow = Insertable<RoutesTable>;
 export type UsageRecordRow = Selectable<UsageRecordsTable>;
 export type SessionRow = Selectable<SessionsTable>;
+export type ChatVaultRow = Selectable<ChatVaultsTable>;
+export type ChatConversationRow = Selectable<ChatConversationsTable>;
+export type AccountTermsRow = Selectable<AccountTermsTable>;
+export type AccountModelPriceRow = Selectable<AccountModelPricesTable>;
+export type SubscriptionPlanRow = Selectable<SubscriptionPlansTable>;
+export type SubscriptionRow = Selectable<SubscriptionsTable>;

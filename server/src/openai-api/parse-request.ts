@@ -13,7 +13,7 @@ export function parseWireRequest<Schema extends z.ZodType>(schema: Schema, body:
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const param = formatParam(issue?.path ?? []);
-  const isMissing = issue?.code === 'invalid_type' && valueAt(body, issue.path) === undefined;
+  const isMissing = issue !== undefined && issue.path.length > 0 && valueAt(body, issue.path) === undefined;
   const detail = issue?.message ?? 'invalid value';
   throw new InvalidRequestError(
     isMissing ? `Missing required parameter: '${param}'.` : `Invalid value for '${param}': ${detail}.`,

@@ -59,7 +59,14 @@ export async function runChatCompletion(
     size,
     holdId: input.requestId,
   });
-  const context: CallContext = { caller: input.caller, requestId: input.requestId, model, size, reservation, startedAtMs };
+  const context: CallContext = {
+    caller: input.caller,
+    requestId: input.requestId,
+    model,
+    size,
+    reservation,
+    startedAtMs,
+  };
   const isStreaming = request.stream === true;
   let call;
   try {
@@ -92,8 +99,7 @@ export async function runChatCompletion(
     nowMs: deps.clock.nowMs,
   });
   if (relay.error !== undefined) await call.chunks.return?.().catch(() => undefined);
-  const usage =
-    relay.vendorUsage ?? estimateDeliveredUsage({ ...size, deliveredTextBytes: relay.deliveredTextBytes });
+  const usage = relay.vendorUsage ?? estimateDeliveredUsage({ ...size, deliveredTextBytes: relay.deliveredTextBytes });
   const isInterrupted = relay.error !== undefined;
   const settlement = await settle(deps, context, {
     usage,

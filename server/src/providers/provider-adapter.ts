@@ -14,6 +14,8 @@ export type UpstreamTarget = {
    * `max_tokens`) use it when the client sets none.
    */
   defaultMaxOutputTokens?: number;
+  /** Azure OpenAI: the `api-version` query parameter of every call (the adapter has a default). */
+  apiVersion?: string;
 };
 
 /** A fully built upstream HTTP call; `providers/shared/post-json.ts` sends it. */

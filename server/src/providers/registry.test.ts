@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { ChatRequest } from '../openai-api/chat-request.ts';
 import { UpstreamFailureError } from './provider-adapter.ts';
-import { providerIds, type ProviderId } from './provider-id.ts';
+import { chatProviderIds, type ChatProviderId } from './provider-id.ts';
 import { providerAdapters } from './registry.ts';
 import { accumulateChoice, assertChunkStream, findUsage } from './test-support/assert-chunk-stream.ts';
 import {
@@ -37,14 +37,16 @@ const fixtureDirectories = {
   vllm: 'openai-compatible/__fixtures__/vllm/',
   ollama: 'openai-compatible/__fixtures__/ollama/',
   llamacpp: 'openai-compatible/__fixtures__/llamacpp/',
-} as const satisfies Record<ProviderId, string>;
+  azure: 'azure/__fixtures__/',
+  vertex: 'vertex/__fixtures__/',
+} as const satisfies Record<ChatProviderId, string>;
 
-const fixture = (id: ProviderId, name: (typeof requiredFixtures)[number]) =>
+const fixture = (id: ChatProviderId, name: (typeof requiredFixtures)[number]) =>
   new URL(`./${fixtureDirectories[id]}${name}`, import.meta.url);
 
 const simpleRequest: ChatRequest = { model: 'client-model', messages: [{ role: 'user', content: 'Hi' }] };
 
-for (const id of providerIds) {
+for (const id of chatProviderIds) {
   const adapter = providerAdapters[id];
 
   describe(`${id} adapter`, () => {

@@ -1,6 +1,6 @@
 import type { SearchResult } from './search-engine.ts';
 
-/** A result the model was shown, under the number it may cite it by (`[1]` is `sources[0]`). */
+/** A result the model was shown, under the number it may cite it by (`[firstNumber]` is `sources[0]`). */
 export type SearchInputSource = { number: number; url: string; title: string };
 
 /** The results as model input text, and the numbering that maps the model's `[n]` citations back to URLs. */
@@ -26,12 +26,15 @@ const separator = '\n\n';
 export function convertSearchResultsToInput(input: {
   results: readonly SearchResult[];
   maxBytes: number;
+  /** The number of the first result (default 1), so the sources of later searches in one answer continue the count. */
+  firstNumber?: number;
 }): SearchResultsInput {
+  const firstNumber = input.firstNumber ?? 1;
   const entries: string[] = [];
   const sources: SearchInputSource[] = [];
   let usedBytes = 0;
   for (const result of input.results) {
-    const number = sources.length + 1;
+    const number = firstNumber + sources.length;
     const title = toOneLine(result.title) || result.url;
     const header = `[${number}] ${title} — ${toOneLine(result.url)}`;
     const prefixBytes = entries.length === 0 ? 0 : byteLength(separator);

@@ -2,12 +2,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ProviderId } from '../providers/provider-id.ts';
 import { createAnthropicSimulator } from './anthropic/create-anthropic-simulator.ts';
+import { createAzureSimulator } from './azure/create-azure-simulator.ts';
 import { createGeminiSimulator } from './gemini/create-gemini-simulator.ts';
+import { createBflSimulator } from './images/bfl/create-bfl-simulator.ts';
 import { dialectSimulators } from './openai-compatible/dialect-simulators.ts';
 import { createOpenAiSimulator } from './openai/create-openai-simulator.ts';
 import { routeSimulatorRequest } from './route-simulator-request.ts';
 import type { VendorSimulator } from './shared/simulator-exchange.ts';
 import { createSimulatorState } from './shared/simulator-state.ts';
+import { createVertexSimulator } from './vertex/create-vertex-simulator.ts';
 
 export type SimulatorOptions = { host?: string; port?: number; chunkDelayMs?: number; firstByteDelayMs?: number };
 export type RunningSimulator = { url: string; close: () => Promise<void> };
@@ -23,7 +26,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     openai: createOpenAiSimulator(),
     anthropic: createAnthropicSimulator(),
     gemini: createGeminiSimulator(),
+    bfl: createBflSimulator(),
     ...dialectSimulators,
+    azure: createAzureSimulator(),
+    vertex: createVertexSimulator(),
   };
   const deps = {
     state,

@@ -18,13 +18,21 @@ export type TestGateway = {
   createUserWithKey: (options?: {
     role?: 'user' | 'admin';
     email?: string;
+    /** Overrides the welcome balance. */
+    balanceMicros?: number;
+    key?: Omit<Parameters<typeof issueApiKey>[1], 'userId' | 'name'>;
   }) => Promise<{ userId: string; key: string }>;
   close: () => Promise<void>;
 };
 
 /** A real gateway on a free loopback port, sandbox mode on, over a fresh database of the given kind. */
 export async function startTestGateway(
-  options: { databaseKind?: DatabaseKind; environment?: Record<string, string> } = {},
+  options: {
+    databaseKind?: DatabaseKind;
+    environment?: Record<string, string>;
+    /** Receives every log line at debug level (else logs are off). */
+    logStream?: { write: (line: string) => void };
+  } = {},
 ): Promise<TestGateway> {
   const database = await createTestDatabase(options.databaseKind ?? 'sqlite');
   const dataDir = database.environment.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'gateway-test-data-'));
@@ -37,7 +45,8 @@ export async function startTestGateway(
     DATA_DIR: dataDir,
     ...options.environment,
   });
-  const gateway = await startGateway(config, pino({ level: 'silent' }));
+  const logger = options.logStream ? pino({ level: 'debug' }, options.logStream) : pino({ level: 'silent' });
+  const gateway = await startGateway(config, logger);
   let userCount = 0;
   return {
     url: gateway.url,
@@ -50,9 +59,9 @@ export async function startTestGateway(
         email: userOptions.email ?? `user${userCount}-${Date.now()}@example.com`,
         password: 'correct horse battery staple',
         role: userOptions.role ?? 'user',
-        welcomeBalanceMicros: config.welcomeBalanceMicros,
+        welcomeBalanceMicros: userOptions.balanceMicros ?? config.welcomeBalanceMicros,
       });
-      const issued = await issueApiKey(deps, { userId: user.id, name: 'test' });
+      const issued = await issueApiKey(deps, { ...userOptions.key, userId: user.id, name: 'test' });
       return { userId: user.id, key: issued.key };
     },
     close: async () => {

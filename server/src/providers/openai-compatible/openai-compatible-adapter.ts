@@ -1,4 +1,4 @@
-import type { ProviderId } from '../provider-id.ts';
+import type { ChatProviderId } from '../provider-id.ts';
 import type { ProviderAdapter } from '../provider-adapter.ts';
 import type { DialectQuirks } from '../openai/dialect-quirks.ts';
 import { createOpenAiDialectAdapter } from '../openai/openai-adapter.ts';
@@ -13,7 +13,7 @@ import { vllmQuirks } from './quirks/vllm.ts';
 import { xaiQuirks } from './quirks/xai.ts';
 
 /** Provider types served by this adapter: every vendor that speaks OpenAI's dialect, apart from OpenAI itself. */
-export type CompatibleVendorId = Exclude<ProviderId, 'openai' | 'anthropic' | 'gemini'>;
+export type CompatibleVendorId = Exclude<ChatProviderId, 'openai' | 'anthropic' | 'gemini' | 'azure' | 'vertex'>;
 
 export const compatibleVendorQuirks = {
   deepseek: deepSeekQuirks,

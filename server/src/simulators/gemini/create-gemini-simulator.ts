@@ -1,3 +1,4 @@
+import { handleGoogleImageRequest } from '../images/google/handle-google-image-request.ts';
 import { alphanumeric } from '../shared/random.ts';
 import { isRejectedKey } from '../shared/read-bearer-key.ts';
 import { sendError, sendJson } from '../shared/send-response.ts';
@@ -36,6 +37,7 @@ export function createGeminiSimulator(): VendorSimulator {
         );
       }
       if (isRejectedKey(key)) return reject(400, 'API key not valid. Please pass a valid API key.', 'API_KEY_INVALID');
+      if (await handleGoogleImageRequest(exchange)) return;
       const match = methodPattern.exec(exchange.path);
       if (exchange.method === 'POST' && match) {
         return handleGenerateContent(exchange, {

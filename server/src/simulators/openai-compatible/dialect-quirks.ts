@@ -1,4 +1,4 @@
-import type { ProviderId } from '../../providers/provider-id.ts';
+import type { ChatProviderId } from '../../providers/provider-id.ts';
 import type { ReasoningRequest } from '../shared/conversation.ts';
 import type { AnswerPlan } from '../shared/plan-answer.ts';
 import type { CachePolicy } from '../shared/prompt-cache.ts';
@@ -7,7 +7,7 @@ import type { SseEvent } from '../shared/send-response.ts';
 import type { SimError } from '../shared/sim-error.ts';
 import type { ChatRequest } from './chat-request-schema.ts';
 
-export type DialectVendor = Exclude<ProviderId, 'anthropic' | 'gemini'>;
+export type DialectVendor = Exclude<ChatProviderId, 'anthropic' | 'gemini' | 'azure' | 'vertex'>;
 
 /**
  * How one OpenAI-dialect vendor deviates from OpenAI's Chat Completions (wire-formats §8). The dialect code in this

@@ -8,6 +8,8 @@ import { readJsonBody } from '../shared/read-json-body.ts';
 import { dropConnection, sendError, sendJson } from '../shared/send-response.ts';
 import { createFaultError, createSimError, type SimError } from '../shared/sim-error.ts';
 import type { SimulatorExchange } from '../shared/simulator-exchange.ts';
+import { renderSampleImage } from '../images/render-sample-image.ts';
+import { sendImage } from '../images/send-image.ts';
 import { renderDialectError } from '../openai-compatible/render-dialect-error.ts';
 import { openAiQuirks } from './openai-quirks.ts';
 
@@ -21,8 +23,13 @@ const imageRequestSchema = z.looseObject({
   output_format: z.enum(['png', 'jpeg', 'webp']).nullable().optional(),
 });
 
-// A valid 1×1 PNG: real images are large and nothing downstream inspects pixels.
-const onePixelPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+// The sizes each model family draws (the first is its default) and how many images one request may ask for.
+const gptImageSizes = ['1024x1024', '1536x1024', '1024x1536'];
+const modelLimits = [
+  { pattern: /^gpt-image/, sizes: gptImageSizes, maximumCount: 10 },
+  { pattern: /^dall-e-3/, sizes: ['1024x1024', '1792x1024', '1024x1792'], maximumCount: 1 },
+  { pattern: /^dall-e-2/, sizes: ['1024x1024', '256x256', '512x512'], maximumCount: 10 },
+] as const;
 // Output tokens of a square GPT image by quality (OpenAI's published image token table).
 const imageOutputTokens: Readonly<Record<string, number>> = { low: 272, medium: 1056, high: 4160, auto: 4160 };
 
@@ -63,6 +70,38 @@ export async function handleImageGenerations(exchange: SimulatorExchange): Promi
   }
   const model = request.model ?? 'dall-e-2';
   const count = request.n ?? 1;
+  const limits = modelLimits.find((limit) => limit.pattern.test(model)) ?? modelLimits[2];
+  const isAutoSize = !request.size || (request.size === 'auto' && model.startsWith('gpt-image'));
+  const size = isAutoSize ? limits.sizes[0] : (request.size ?? '');
+  if (!(limits.sizes as readonly string[]).includes(size)) {
+    const supported = limits.sizes.map((value) => `'${value}'`).join(', ');
+    return reject(
+      createSimError(400, `Invalid value: '${size}'. Supported values are: ${supported}.`, {
+        param: 'size',
+        code: 'invalid_value',
+      }),
+    );
+  }
+  if (count > limits.maximumCount) {
+    return reject(
+      createSimError(400, `Invalid 'n': integer above maximum value. Expected a value <= ${limits.maximumCount}.`, {
+        param: 'n',
+        code: 'integer_above_max_value',
+      }),
+    );
+  }
+  if (faults.isRefusal) {
+    return reject(
+      createSimError(
+        400,
+        'Your request was rejected as a result of our safety system. Your prompt may contain text that is not allowed by our safety system.',
+        { code: model.startsWith('gpt-image') ? 'moderation_blocked' : 'content_policy_violation' },
+      ),
+    );
+  }
+  const [width = 1024, height = 1024] = size.split('x').map(Number);
+  const imageSeed = hashText(`openai\u0000${model}\u0000${request.prompt}`);
+  const render = (index: number) => renderSampleImage({ seed: `${imageSeed}\u0000${index}`, width, height });
   const random = createRandom(hashText(`${model}\u0000${request.prompt}`));
   const created = exchange.state.nowUnixSeconds();
   const headers = openAiQuirks.requestIdHeaders(exchange.requestId);
@@ -72,10 +111,10 @@ export async function handleImageGenerations(exchange: SimulatorExchange): Promi
     const outputTokens = (imageOutputTokens[quality] ?? 4160) * count;
     const body = {
       created,
-      data: Array.from({ length: count }, () => ({ b64_json: onePixelPng })),
+      data: Array.from({ length: count }, (_, index) => ({ b64_json: render(index).toString('base64') })),
       background: 'opaque',
-      output_format: request.output_format ?? 'png',
-      size: request.size && request.size !== 'auto' ? request.size : '1024x1024',
+      output_format: 'png',
+      size,
       quality: quality === 'auto' ? 'high' : quality,
       usage: {
         total_tokens: inputTokens + outputTokens,
@@ -90,15 +129,22 @@ export async function handleImageGenerations(exchange: SimulatorExchange): Promi
   const data = Array.from({ length: count }, (_, index) => {
     const revisedPrompt = generateWordTokens(random, 12).join('');
     return request.response_format === 'b64_json'
-      ? { b64_json: onePixelPng, revised_prompt: revisedPrompt }
-      : { url: `http://${host}/openai/v1/_files/${exchange.requestId}-${index}.png`, revised_prompt: revisedPrompt };
+      ? { b64_json: render(index).toString('base64'), revised_prompt: revisedPrompt }
+      : { url: `http://${host}/openai/v1/_files/${imageSeed}-${index}-${size}.png`, revised_prompt: revisedPrompt };
   });
   await sendJson(exchange, { status: 200, headers, body: { created, data }, faults });
 }
 
-/** Serves the image behind a DALL·E URL answer, so clients that download it get a real PNG. */
+/** Serves the image behind a DALL·E URL answer (`<seed>-<index>-<W>x<H>.png`), so downloads get the real PNG. */
 export async function handleImageFile(exchange: SimulatorExchange): Promise<void> {
-  exchange.request.resume();
-  exchange.response.writeHead(200, { 'content-type': 'image/png' });
-  exchange.response.end(Buffer.from(onePixelPng, 'base64'));
+  const name = /\/_files\/([0-9a-f]+)-(\d+)-(\d+)x(\d+)\.png$/.exec(exchange.path);
+  if (!name) {
+    exchange.request.resume();
+    exchange.response.writeHead(404, { 'content-type': 'text/plain' });
+    exchange.response.end('Not Found');
+    return;
+  }
+  const [, seed, index, width, height] = name;
+  const bytes = renderSampleImage({ seed: `${seed}\u0000${index}`, width: Number(width), height: Number(height) });
+  sendImage(exchange, { bytes, mimeType: 'image/png' });
 }

@@ -1,0 +1,89 @@
+import type { CatalogModel } from '../catalog/price-list.ts';
+import { listAccountModelPrices, listAccountTerms } from '../db/account-terms.ts';
+import type { Database } from '../db/database.ts';
+import type { AccountModelPriceRow } from '../db/schema.ts';
+import { listActiveSubscriptions } from '../db/subscriptions.ts';
+import type { Clock } from '../lib/clock.ts';
+import { applyDiscountMicros } from '../lib/money.ts';
+
+/**
+ * What an account pays and how fast it may call, held in memory for the request path: the operator's contract
+ * discount, per-model account prices and request budget, and the discount of the account's active subscription.
+ * Every node reloads it when the `account_terms` cache version moves (a change by the operator, a purchase or a
+ * renewal); a subscription's end is checked against the clock, so it needs no reload.
+ */
+export type AccountTerms = {
+  /** The discount that applies to the account's prices now, percent: the larger of its plan's and its contract's. */
+  accountDiscountPercent: (userId: string) => number;
+  /** The model at the account's rates: its own price where the operator set one, then the discount. */
+  priceModel: (userId: string, model: CatalogModel) => CatalogModel;
+  /** The operator's request budget for the whole account, or undefined for the standard per-key limits. */
+  requestsPerMinute: (userId: string) => number | undefined;
+  reload: () => Promise<void>;
+};
+
+type Snapshot = {
+  contractBasisPoints: Map<string, number>;
+  requestsPerMinute: Map<string, number>;
+  modelPrices: Map<string, Map<string, AccountModelPriceRow>>;
+  subscriptions: Map<string, { basisPoints: number; expiresAtMs: number }>;
+};
+
+export async function loadAccountTerms(deps: { db: Database; clock: Clock }): Promise<AccountTerms> {
+  let snapshot = await readSnapshot(deps);
+  const planBasisPoints = (userId: string) => {
+    const subscription = snapshot.subscriptions.get(userId);
+    return subscription && subscription.expiresAtMs > deps.clock.nowMs() ? subscription.basisPoints : 0;
+  };
+  const discountBasisPoints = (userId: string) =>
+    Math.max(planBasisPoints(userId), snapshot.contractBasisPoints.get(userId) ?? 0);
+  return {
+    accountDiscountPercent: (userId) => discountBasisPoints(userId) / 100,
+    priceModel: (userId, model) => {
+      const ownPrice = snapshot.modelPrices.get(userId)?.get(model.id);
+      // An account price is itself the negotiated rate: the contract discount does not apply on top of it, the
+      // subscription's does.
+      const basisPoints = ownPrice ? planBasisPoints(userId) : discountBasisPoints(userId);
+      if (!ownPrice && basisPoints === 0) return model;
+      const discounted = (micros: number) => applyDiscountMicros(micros, basisPoints);
+      const discountedOrNull = (micros: number | null) => (micros === null ? null : discounted(micros));
+      return {
+        ...model,
+        inputRateMicros: discounted(ownPrice?.input_rate_micros ?? model.inputRateMicros),
+        outputRateMicros: discounted(ownPrice?.output_rate_micros ?? model.outputRateMicros),
+        cachedInputRateMicros: discountedOrNull(
+          ownPrice ? ownPrice.cached_input_rate_micros : model.cachedInputRateMicros,
+        ),
+        perRequestMicros: discountedOrNull(ownPrice ? ownPrice.per_request_micros : model.perRequestMicros),
+      };
+    },
+    requestsPerMinute: (userId) => snapshot.requestsPerMinute.get(userId),
+    reload: async () => {
+      snapshot = await readSnapshot(deps);
+    },
+  };
+}
+
+async function readSnapshot(deps: { db: Database; clock: Clock }): Promise<Snapshot> {
+  const [terms, prices, subscriptions] = await Promise.all([
+    listAccountTerms(deps.db),
+    listAccountModelPrices(deps.db),
+    listActiveSubscriptions(deps.db, deps.clock.nowMs()),
+  ]);
+  const modelPrices = new Map<string, Map<string, AccountModelPriceRow>>();
+  for (const price of prices) {
+    const byModel = modelPrices.get(price.user_id) ?? new Map<string, AccountModelPriceRow>();
+    byModel.set(price.model_id, price);
+    modelPrices.set(price.user_id, byModel);
+  }
+  return {
+    contractBasisPoints: new Map(terms.map((row) => [row.user_id, row.contract_discount_basis_points])),
+    requestsPerMinute: new Map(
+      terms.flatMap((row) => (row.requests_per_minute === null ? [] : [[row.user_id, row.requests_per_minute]])),
+    ),
+    modelPrices,
+    subscriptions: new Map(
+      subscriptions.map((row) => [row.user_id, { basisPoints: row.discount_basis_points, expiresAtMs: row.expires_at }]),
+    ),
+  };
+}

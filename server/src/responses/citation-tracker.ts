@@ -1,0 +1,139 @@
+import type { SearchInputSource } from '../search/search-results-to-input.ts';
+import type { UrlCitationAnnotation } from './response-object.ts';
+
+/** What one `push` lets out: text safe to send now, and the citations that text completed. */
+export type CitationStep = { delta: string; annotations: UrlCitationAnnotation[] };
+
+/** `[1]`, `[2, 3]`, `[1,2]`: up to three digits per number. */
+const markerPattern = /\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g;
+/** The tail of the text that may still become a marker when more text arrives. */
+const partialMarkerPattern = /\[[\d,\s]*$/;
+const maxPartialMarkerLength = 24;
+/** A sentence ends at one of these followed by whitespace, or at a line break. */
+const sentenceEndPattern = /[.!?。！？]\s+|\n+/g;
+
+/**
+ * Turns the model's `[n]` source references into `url_citation` annotations while the answer streams. A marker whose
+ * numbers are all among the sources the model was shown is removed from the text, together with the spaces before
+ * it; the annotation covers the cited words before it: from the start of their sentence (or the end of the previous
+ * citation) to where the marker stood. Markers that follow each other share one span. Any other bracket text (an
+ * unknown number, `[a]`, `[1234]`) stays as written. Offsets are UTF-16 code units, like JavaScript string indices,
+ * so `text.slice(start_index, end_index)` is the cited text.
+ *
+ * Streaming: trailing spaces and a possible partial marker (`… [1`) are held back until the next text decides them, so
+ * no character that a later marker removes is ever sent.
+ */
+export class CitationTracker {
+  readonly #sources: ReadonlyMap<number, SearchInputSource>;
+  #emitted = '';
+  #pending = '';
+  #lastCitationEnd = 0;
+  #lastSpan: { start: number; end: number; urls: Set<string> } | undefined;
+  readonly #annotations: UrlCitationAnnotation[] = [];
+
+  constructor(sources: readonly SearchInputSource[]) {
+    this.#sources = new Map(sources.map((source) => [source.number, source]));
+  }
+
+  /** The answer text sent so far, markers removed. */
+  get text(): string {
+    return this.#emitted;
+  }
+
+  get annotations(): readonly UrlCitationAnnotation[] {
+    return this.#annotations;
+  }
+
+  push(delta: string): CitationStep {
+    const buffer = this.#pending + delta;
+    let holdFrom = buffer.length;
+    const partial = partialMarkerPattern.exec(buffer);
+    if (partial && buffer.length - partial.index <= maxPartialMarkerLength) holdFrom = partial.index;
+    while (holdFrom > 0 && isHorizontalSpace(buffer[holdFrom - 1])) holdFrom -= 1;
+    this.#pending = buffer.slice(holdFrom);
+    return this.#process(buffer.slice(0, holdFrom));
+  }
+
+  /** Lets out whatever was held back: the answer has ended. */
+  finish(): CitationStep {
+    const rest = this.#pending;
+    this.#pending = '';
+    return this.#process(rest);
+  }
+
+  #process(text: string): CitationStep {
+    const startLength = this.#emitted.length;
+    const annotations: UrlCitationAnnotation[] = [];
+    let position = 0;
+    for (const match of text.matchAll(markerPattern)) {
+      const sources = this.#readSources(match[1] ?? '');
+      if (!sources) continue;
+      this.#emitted += text.slice(position, match.index).replace(/[ \t]+$/, '');
+      annotations.push(...this.#cite(sources));
+      position = match.index + match[0].length;
+    }
+    this.#emitted += text.slice(position);
+    return { delta: this.#emitted.slice(startLength), annotations };
+  }
+
+  #readSources(numbersText: string): SearchInputSource[] | undefined {
+    const sources: SearchInputSource[] = [];
+    for (const part of numbersText.split(',')) {
+      const source = this.#sources.get(Number(part.trim()));
+      if (!source) return undefined;
+      sources.push(source);
+    }
+    return sources;
+  }
+
+  #cite(sources: readonly SearchInputSource[]): UrlCitationAnnotation[] {
+    const end = this.#emitted.length;
+    const start = findSpanStart(this.#emitted, { from: this.#lastCitationEnd, end });
+    let span = this.#lastSpan;
+    if (start !== undefined) {
+      span = { start, end, urls: new Set() };
+      this.#lastSpan = span;
+      this.#lastCitationEnd = end;
+    } else if (span === undefined || span.end !== trimEndIndex(this.#emitted, end)) {
+      return [];
+    }
+    const added: UrlCitationAnnotation[] = [];
+    for (const source of sources) {
+      if (span.urls.has(source.url)) continue;
+      span.urls.add(source.url);
+      const annotation: UrlCitationAnnotation = {
+        type: 'url_citation',
+        url: source.url,
+        title: source.title,
+        start_index: span.start,
+        end_index: span.end,
+      };
+      this.#annotations.push(annotation);
+      added.push(annotation);
+    }
+    return added;
+  }
+}
+
+/**
+ * Where the cited words before `end` begin: the start of the last sentence in `[from, end)` that has any words before
+ * `end`, without its leading whitespace; undefined when there are none (the marker follows another marker).
+ */
+function findSpanStart(text: string, input: { from: number; end: number }): number | undefined {
+  const segment = text.slice(input.from, input.end);
+  const starts = [0, ...[...segment.matchAll(sentenceEndPattern)].map((match) => match.index + match[0].length)];
+  for (const relativeStart of starts.reverse()) {
+    const words = segment.slice(relativeStart);
+    if (words.trim() === '') continue;
+    return input.from + relativeStart + (words.length - words.trimStart().length);
+  }
+  return undefined;
+}
+
+function trimEndIndex(text: string, end: number): number {
+  return text.slice(0, end).trimEnd().length;
+}
+
+function isHorizontalSpace(character: string | undefined): boolean {
+  return character === ' ' || character === '\t';
+}

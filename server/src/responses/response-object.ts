@@ -1,0 +1,98 @@
+/** The Responses API result object, its output items and usage (wire-formats.md §2.2). */
+
+export type UrlCitationAnnotation = {
+  type: 'url_citation';
+  url: string;
+  title: string;
+  /** `[start_index, end_index)` in UTF-16 code units of the `output_text`'s `text` (JavaScript string indices). */
+  start_index: number;
+  end_index: number;
+};
+
+export type OutputTextPart = {
+  type: 'output_text';
+  text: string;
+  annotations: UrlCitationAnnotation[];
+  logprobs: [];
+};
+
+export type RefusalPart = { type: 'refusal'; refusal: string };
+
+export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
+
+export type MessageItem = {
+  id: string;
+  type: 'message';
+  role: 'assistant';
+  status: ItemStatus;
+  content: Array<OutputTextPart | RefusalPart>;
+};
+
+export type FunctionCallItem = {
+  id: string;
+  type: 'function_call';
+  call_id: string;
+  name: string;
+  arguments: string;
+  status: ItemStatus;
+};
+
+export type WebSearchCallItem = {
+  id: string;
+  type: 'web_search_call';
+  status: 'in_progress' | 'searching' | 'completed' | 'failed';
+  action: { type: 'search'; query: string; sources?: Array<{ type: 'url'; url: string }> };
+};
+
+export type ReasoningItem = {
+  id: string;
+  type: 'reasoning';
+  summary: Array<{ type: 'summary_text'; text: string }>;
+  status?: ItemStatus;
+};
+
+export type OutputItem = MessageItem | FunctionCallItem | WebSearchCallItem | ReasoningItem;
+
+export type ResponseUsage = {
+  input_tokens: number;
+  input_tokens_details: { cached_tokens: number; cache_write_tokens: number };
+  output_tokens: number;
+  output_tokens_details: { reasoning_tokens: number };
+  total_tokens: number;
+  /** Added by the gateway: what the ledger debits for this response, in USD. */
+  cost: number;
+};
+
+export type ResponseStatus = 'completed' | 'failed' | 'in_progress' | 'incomplete';
+
+/** The request's settings the Response echoes (required by the schema), fixed when the request is accepted. */
+export type ResponseSettings = {
+  instructions: string | null;
+  tools: unknown[];
+  tool_choice: unknown;
+  parallel_tool_calls: boolean;
+  temperature: number | null;
+  top_p: number | null;
+  max_output_tokens: number | null;
+  metadata: Record<string, string>;
+  reasoning: { effort: string | null; summary: string | null } | null;
+  text: { format: unknown };
+};
+
+export type ResponseObject = ResponseSettings & {
+  id: string;
+  object: 'response';
+  created_at: number;
+  status: ResponseStatus;
+  completed_at: number | null;
+  error: { code: string; message: string } | null;
+  incomplete_details: { reason: 'max_output_tokens' | 'content_filter' } | null;
+  model: string;
+  output: OutputItem[];
+  previous_response_id: null;
+  store: false;
+  truncation: 'disabled';
+  usage: ResponseUsage | null;
+  user: null;
+  service_tier: 'default';
+};
