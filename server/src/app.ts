@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { registerHealthRoutes, type HealthDeps } from './http/health.ts';
 import { registerMetrics, type HttpMetrics } from './http/metrics.ts';
@@ -34,6 +34,7 @@ export type AppDeps = HealthDeps &
     ids: IdGenerator;
     metrics: HttpMetrics;
     bodyLimitBytes: number;
+    trustProxy: boolean | number | string;
     version: string;
     webDistDir: string;
   };
@@ -42,10 +43,11 @@ export type AppDeps = HealthDeps &
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: createRequestIdGenerator(deps.ids),
     requestIdHeader: false,
     bodyLimit: deps.bodyLimitBytes,
+    trustProxy: deps.trustProxy as boolean, // Fastify accepts the same forms; its overloads only narrow on boolean
     return503OnClosing: true,
     forceCloseConnections: false,
   });

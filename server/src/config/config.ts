@@ -51,6 +51,13 @@ const environmentSchema = z.object({
     .max(100 * 1024 * 1024)
     .default(20 * 1024 * 1024),
   ALLOW_PRIVATE_UPSTREAMS: booleanText.default(false),
+  TRUST_PROXY: z
+    .string()
+    .regex(
+      /^(true|false|\d{1,2}|[0-9a-fA-F.:/, ]+)$/,
+      'must be true, false, a hop count, or addresses/CIDRs separated by commas',
+    )
+    .default('false'),
   WEB_DIST_DIR: z.string().min(1).optional(),
   ...Object.fromEntries(vendorCredentialKeys.map((key) => [key, z.string().min(1).optional()])),
 });
@@ -67,6 +74,8 @@ export type Config = {
   readonly redisUrl: string | undefined;
   readonly publicBaseUrl: string;
   readonly directBaseUrl: string;
+  /** False when neither base URL is set: pages then show the address the browser used. */
+  readonly hasConfiguredBaseUrl: boolean;
   /** Explicit master key (hex) or undefined: then it is read from or generated into `DATA_DIR`. */
   readonly masterKeyHex: string | undefined;
   readonly sandboxSetting: 'on' | 'off' | 'auto';
@@ -81,6 +90,8 @@ export type Config = {
   readonly keepAliveIntervalMs: number;
   readonly shutdownGraceMs: number;
   readonly bodyLimitBytes: number;
+  /** Which proxies to believe for the client address and protocol (Fastify's `trustProxy`). */
+  readonly trustProxy: boolean | number | string;
   readonly allowPrivateUpstreams: boolean;
   readonly webDistDir: string;
   readonly vendorCredentials: Readonly<Partial<Record<VendorCredentialKey, string>>>;
@@ -122,6 +133,7 @@ export function parseConfig(environment: Readonly<Record<string, string | undefi
     redisUrl: values.REDIS_URL,
     publicBaseUrl: stripTrailingSlash(values.PUBLIC_BASE_URL ?? localBaseUrl),
     directBaseUrl: stripTrailingSlash(values.DIRECT_BASE_URL ?? values.PUBLIC_BASE_URL ?? localBaseUrl),
+    hasConfiguredBaseUrl: values.PUBLIC_BASE_URL !== undefined || values.DIRECT_BASE_URL !== undefined,
     masterKeyHex: values.MASTER_KEY,
     sandboxSetting: values.SANDBOX,
     isSandbox: values.SANDBOX === 'on' || (values.SANDBOX === 'auto' && !hasVendorCredential),
@@ -132,6 +144,7 @@ export function parseConfig(environment: Readonly<Record<string, string | undefi
     keepAliveIntervalMs: values.KEEPALIVE_INTERVAL_MS,
     shutdownGraceMs: values.SHUTDOWN_GRACE_MS,
     bodyLimitBytes: values.BODY_LIMIT_BYTES,
+    trustProxy: parseTrustProxy(values.TRUST_PROXY),
     allowPrivateUpstreams: values.ALLOW_PRIVATE_UPSTREAMS,
     webDistDir: path.resolve(values.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../../web/dist')),
     vendorCredentials: Object.freeze(vendorCredentials),
@@ -149,4 +162,9 @@ function databaseConfig(url: string | undefined, dataDir: string): DatabaseConfi
 
 function stripTrailingSlash(url: string): string {
   return url.endsWith('/') ? url.slice(0, -1) : url;
+}
+
+function parseTrustProxy(text: string): boolean | number | string {
+  if (text === 'true' || text === 'false') return text === 'true';
+  return /^\d+$/.test(text) ? Number(text) : text;
 }

@@ -13,7 +13,22 @@ export async function searchUsers(
   db: Database,
   input: { emailContains: string | undefined; limit: number; offset: number },
 ): Promise<DirectoryUser[]> {
-  let query = db
+  let query = selectDirectoryUsers(db);
+  if (input.emailContains !== undefined) {
+    const pattern = `%${input.emailContains.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    query = query.where(sql<boolean>`lower(email) like ${pattern} escape '\\'`);
+  }
+  const rows = await query.orderBy('created_at', 'desc').orderBy('id').limit(input.limit).offset(input.offset).execute();
+  return rows.map(toDirectoryUser);
+}
+
+export async function findDirectoryUser(db: Database, userId: string): Promise<DirectoryUser | undefined> {
+  const row = await selectDirectoryUsers(db).where('id', '=', userId).executeTakeFirst();
+  return row && toDirectoryUser(row);
+}
+
+function selectDirectoryUsers(db: Database) {
+  return db
     .selectFrom('users')
     .select(['id', 'email', 'role', 'status', 'balance_micros', 'created_at'])
     .select((select) =>
@@ -24,10 +39,8 @@ export async function searchUsers(
         .where('api_keys.revoked_at', 'is', null)
         .as('active_key_count'),
     );
-  if (input.emailContains !== undefined) {
-    const pattern = `%${input.emailContains.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-    query = query.where(sql<boolean>`lower(email) like ${pattern} escape '\\'`);
-  }
-  const rows = await query.orderBy('created_at', 'desc').orderBy('id').limit(input.limit).offset(input.offset).execute();
-  return rows.map((row) => ({ ...row, active_key_count: Number(row.active_key_count ?? 0) }));
+}
+
+function toDirectoryUser<Row extends { active_key_count: number | null }>(row: Row) {
+  return { ...row, active_key_count: Number(row.active_key_count ?? 0) };
 }

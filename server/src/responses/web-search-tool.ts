@@ -22,7 +22,7 @@ export const contextSizes = {
 } as const satisfies Record<'low' | 'medium' | 'high', { maxResults: number; maxResultBytes: number }>;
 
 /** Searches one response may run; after the last one the model must answer with what it has. */
-export const maxSearchesPerResponse = 3;
+export const maxSearchesPerResponse = 2;
 
 /** The longest query the gateway sends to an engine (engines clip further on their own). */
 export const maxQueryLength = 400;

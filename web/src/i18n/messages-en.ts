@@ -1,3 +1,6 @@
+import { enAccount } from './messages-en-account.ts';
+import { enChat } from './messages-en-chat.ts';
+
 /**
  * The English message catalogue. It defines the keys: `Messages` is its type, so the Russian catalogue must have
  * exactly the same keys and parameters or the compiler refuses it.
@@ -16,6 +19,10 @@ export const en = {
     models: 'Models',
     docs: 'Docs',
     signIn: 'Sign in',
+    signUp: 'Sign up',
+    dashboard: 'Dashboard',
+    chat: 'Chat',
+    signOut: 'Sign out',
   },
   footer: {
     summary: 'Pay per use from a prepaid balance. Text per token, images per request.',
@@ -122,11 +129,8 @@ export const en = {
     copyExample: (title: string) => `Copy example: ${title}`,
     modelsNote: 'Any model id from the models page works in the model field.',
   },
-  signIn: {
-    title: 'Sign in',
-    notYet: 'Accounts are not open yet: sign-up and sign-in arrive with them.',
-    meanwhile: 'In the meantime you can browse the models and prices and read how to call the API.',
-  },
+  ...enAccount,
+  ...enChat,
   notFound: {
     title: 'Page not found',
     text: 'There is no page at this address.',

@@ -1,4 +1,6 @@
 import type { Messages } from './messages-en.ts';
+import { ruAccount } from './messages-ru-account.ts';
+import { ruChat } from './messages-ru-chat.ts';
 
 const pluralRules = new Intl.PluralRules('ru');
 
@@ -27,6 +29,10 @@ export const ru: Messages = {
     models: 'Модели',
     docs: 'Документация',
     signIn: 'Войти',
+    signUp: 'Регистрация',
+    dashboard: 'Кабинет',
+    chat: 'Чат',
+    signOut: 'Выйти',
   },
   footer: {
     summary: 'Оплата по факту с предоплаченного баланса. Текст — за токены, изображения — за запрос.',
@@ -133,11 +139,9 @@ export const ru: Messages = {
     copyExample: (title: string) => `Копировать пример: ${title}`,
     modelsNote: 'В поле model подходит любой id со страницы моделей.',
   },
-  signIn: {
-    title: 'Вход',
-    notYet: 'Аккаунты пока не открыты: регистрация и вход появятся вместе с ними.',
-    meanwhile: 'А пока можно посмотреть модели и цены и прочитать, как обращаться к API.',
-  },
+  ...ruAccount,
+  ...ruChat,
+
   notFound: {
     title: 'Страница не найдена',
     text: 'По этому адресу ничего нет.',

@@ -1,5 +1,15 @@
 /** The pages of the site. */
-export const routeIds = ['home', 'models', 'docs', 'signIn', 'notFound'] as const;
+export const routeIds = [
+  'home',
+  'models',
+  'docs',
+  'signIn',
+  'signUp',
+  'dashboard',
+  'chat',
+  'chatEncryption',
+  'notFound',
+] as const;
 export type RouteId = (typeof routeIds)[number];
 
 /** The path of each page that has one. */
@@ -8,6 +18,10 @@ export const routePaths = {
   models: '/models',
   docs: '/docs',
   signIn: '/sign-in',
+  signUp: '/sign-up',
+  dashboard: '/dashboard',
+  chat: '/chat',
+  chatEncryption: '/chat/encryption',
 } as const satisfies Record<Exclude<RouteId, 'notFound'>, string>;
 
 /** The page for a path; a trailing slash is ignored, and anything unknown is `notFound`. */

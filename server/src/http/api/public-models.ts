@@ -11,19 +11,23 @@ export type PublicModelsDeps = {
   isSandbox: boolean;
   publicBaseUrl: string;
   directBaseUrl: string;
+  hasConfiguredBaseUrl: boolean;
 };
 
 /** `GET /api/models`: the public price list the models page shows; the same rows billing reads. */
 export function registerPublicModelRoutes(app: FastifyInstance, deps: PublicModelsDeps): void {
-  app.get('/api/models', async (): Promise<PublicModelList> => ({
-    data: deps.priceList
-      .list()
-      .filter((model) => deps.routeTable.routesFor(model.id).length > 0)
-      .map((model) => toPublicModel(model, deps.routeTable.isSimulated(model.id))),
-    sandbox: deps.isSandbox,
-    public_base_url: `${deps.publicBaseUrl}/v1`,
-    direct_base_url: `${deps.directBaseUrl}/v1`,
-  }));
+  app.get('/api/models', async (request): Promise<PublicModelList> => {
+    const requestBaseUrl = `${request.protocol}://${request.host}`;
+    return {
+      data: deps.priceList
+        .list()
+        .filter((model) => deps.routeTable.routesFor(model.id).length > 0)
+        .map((model) => toPublicModel(model, deps.routeTable.isSimulated(model.id))),
+      sandbox: deps.isSandbox,
+      public_base_url: `${deps.hasConfiguredBaseUrl ? deps.publicBaseUrl : requestBaseUrl}/v1`,
+      direct_base_url: `${deps.hasConfiguredBaseUrl ? deps.directBaseUrl : requestBaseUrl}/v1`,
+    };
+  });
 }
 
 function toPublicModel(model: CatalogModel, isSimulated: boolean): PublicModel {

@@ -1,0 +1,31 @@
+import type { AccountTermsRequest, OperatorUserDetail } from '../../../contract/operator.ts';
+import { upsertAccountTerms } from '../db/account-terms.ts';
+import { bumpCacheVersion } from '../db/cache-versions.ts';
+import { findUserById } from '../db/users.ts';
+import { NotFoundError } from '../errors/not-found-error.ts';
+import type { AccountTerms } from './account-terms.ts';
+import { getOperatorUser } from './get-operator-user.ts';
+import type { OperatorReadDeps } from './list-operator-users.ts';
+import { percentToBasisPoints } from './parse-amounts.ts';
+
+export type AccountTermsWriteDeps = OperatorReadDeps & { accountTerms: Pick<AccountTerms, 'reload'> };
+
+/**
+ * Sets an account's contract discount and request budget. Every node reloads account terms on the `account_terms`
+ * cache version (this one at once), so the next call is priced and limited by them.
+ */
+export async function setAccountTerms(
+  deps: AccountTermsWriteDeps,
+  input: { userId: string; request: AccountTermsRequest },
+): Promise<OperatorUserDetail> {
+  if (!(await findUserById(deps.db, input.userId))) throw new NotFoundError(`There is no account \`${input.userId}\`.`);
+  await upsertAccountTerms(deps.db, {
+    user_id: input.userId,
+    contract_discount_basis_points: percentToBasisPoints(input.request.contract_discount_percent),
+    requests_per_minute: input.request.requests_per_minute,
+    updated_at: deps.clock.nowMs(),
+  });
+  await bumpCacheVersion(deps.db, 'account_terms');
+  await deps.accountTerms.reload();
+  return getOperatorUser(deps, input.userId);
+}

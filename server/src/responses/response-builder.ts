@@ -1,0 +1,308 @@
+import type { SearchInputSource } from '../search/search-results-to-input.ts';
+import { CitationTracker } from './citation-tracker.ts';
+import type {
+  FunctionCallItem,
+  MessageItem,
+  OutputTextPart,
+  ReasoningItem,
+  RefusalPart,
+  ResponseObject,
+  ResponseSettings,
+  ResponseUsage,
+  WebSearchCallItem,
+} from './response-object.ts';
+import type { ResponseStreamEvent, SequencedEvent } from './response-stream-event.ts';
+
+type OpenMessage = {
+  item: MessageItem;
+  outputIndex: number;
+  text?: { part: OutputTextPart; contentIndex: number; tracker: CitationTracker };
+  refusal?: { part: RefusalPart; contentIndex: number };
+};
+type OpenReasoning = { item: ReasoningItem & { content: Array<{ type: 'reasoning_text'; text: string }> }; outputIndex: number };
+type OpenCall = { item: FunctionCallItem; outputIndex: number };
+
+export type ResponseIdentity = {
+  id: string;
+  createdAtUnixSeconds: number;
+  /** The model id the client asked for. */
+  model: string;
+  settings: ResponseSettings;
+};
+
+/** How the builder names new items (`msg_…`, `fc_…`, `ws_…`, `rs_…`, `call_…`). */
+export type NewItemId = (prefix: 'msg_' | 'fc_' | 'ws_' | 'rs_' | 'call_') => string;
+
+/**
+ * Assembles the Response's output items from what the model rounds produce, and — when streaming — sends each change
+ * as its event in the order the SDKs enforce: an item is added before its deltas, a part before its text, text before
+ * the annotations that cite it, and every item done before the next one of another kind starts. Non-streamed calls
+ * use the same builder without `emit`, so both paths give the same output.
+ */
+export class ResponseBuilder {
+  readonly #identity: ResponseIdentity;
+  readonly #newId: NewItemId;
+  readonly #emit: ((event: SequencedEvent) => void) | undefined;
+  readonly #output: ResponseObject['output'] = [];
+  readonly #sources: SearchInputSource[] = [];
+  readonly #calls = new Map<number, OpenCall>();
+  #sequenceNumber = 0;
+  #message: OpenMessage | undefined;
+  #reasoning: OpenReasoning | undefined;
+  #isStarted = false;
+
+  constructor(input: { identity: ResponseIdentity; newId: NewItemId; emit?: (event: SequencedEvent) => void }) {
+    this.#identity = input.identity;
+    this.#newId = input.newId;
+    this.#emit = input.emit;
+  }
+
+  get isStarted(): boolean {
+    return this.#isStarted;
+  }
+
+  get output(): ResponseObject['output'] {
+    return this.#output;
+  }
+
+  /** `response.created` and `response.in_progress`; once, before anything else (the first event starts it). */
+  start(): void {
+    if (this.#isStarted) return;
+    this.#isStarted = true;
+    this.#send({ type: 'response.created', response: this.snapshot({ status: 'in_progress' }) });
+    this.#send({ type: 'response.in_progress', response: this.snapshot({ status: 'in_progress' }) });
+  }
+
+  /** Sources of a finished search: later answer text may cite them by number. */
+  addSources(sources: readonly SearchInputSource[]): void {
+    this.#sources.push(...sources);
+  }
+
+  get sourceCount(): number {
+    return this.#sources.length;
+  }
+
+  reasoningDelta(delta: string): void {
+    if (delta === '') return;
+    if (!this.#reasoning) {
+      this.#closeMessage();
+      const item = { id: this.#newId('rs_'), type: 'reasoning' as const, summary: [], content: [] as Array<{ type: 'reasoning_text'; text: string }> };
+      const outputIndex = this.#add(item);
+      this.#reasoning = { item, outputIndex };
+      item.content.push({ type: 'reasoning_text', text: '' });
+      this.#send({ type: 'response.content_part.added', ...this.#at(item.id, outputIndex, 0), part: { type: 'reasoning_text', text: '' } });
+    }
+    const { item, outputIndex } = this.#reasoning;
+    const part = item.content[0];
+    if (part) part.text += delta;
+    this.#send({ type: 'response.reasoning_text.delta', ...this.#at(item.id, outputIndex, 0), delta });
+  }
+
+  textDelta(delta: string): void {
+    if (delta === '') return;
+    const message = this.#openMessage();
+    if (!message.text) {
+      const part: OutputTextPart = { type: 'output_text', text: '', annotations: [], logprobs: [] };
+      const contentIndex = message.item.content.push(part) - 1;
+      message.text = { part, contentIndex, tracker: new CitationTracker(this.#sources) };
+      this.#send({
+        type: 'response.content_part.added',
+        ...this.#at(message.item.id, message.outputIndex, contentIndex),
+        part: { ...part, annotations: [] },
+      });
+    }
+    this.#sendText(message, message.text.tracker.push(delta));
+  }
+
+  refusalDelta(delta: string): void {
+    if (delta === '') return;
+    const message = this.#openMessage();
+    if (!message.refusal) {
+      const part: RefusalPart = { type: 'refusal', refusal: '' };
+      const contentIndex = message.item.content.push(part) - 1;
+      message.refusal = { part, contentIndex };
+      this.#send({ type: 'response.content_part.added', ...this.#at(message.item.id, message.outputIndex, contentIndex), part: { ...part } });
+    }
+    message.refusal.part.refusal += delta;
+    this.#send({ type: 'response.refusal.delta', ...this.#at(message.item.id, message.outputIndex, message.refusal.contentIndex), delta });
+  }
+
+  /** A piece of the client's function call number `index` of this round; the first piece carries its id and name. */
+  functionCallDelta(index: number, piece: { callId?: string | undefined; name?: string | undefined; arguments: string }): void {
+    let call = this.#calls.get(index);
+    if (!call) {
+      this.#closeMessage();
+      this.#closeReasoning();
+      const item: FunctionCallItem = {
+        id: this.#newId('fc_'),
+        type: 'function_call',
+        call_id: piece.callId ?? this.#newId('call_'),
+        name: piece.name ?? '',
+        arguments: '',
+        status: 'in_progress',
+      };
+      call = { item, outputIndex: this.#add(item) };
+      this.#calls.set(index, call);
+    }
+    if (piece.arguments === '') return;
+    call.item.arguments += piece.arguments;
+    this.#send({
+      type: 'response.function_call_arguments.delta',
+      item_id: call.item.id,
+      output_index: call.outputIndex,
+      delta: piece.arguments,
+    });
+  }
+
+  /** Closes every item the round left open; `status` is `incomplete` when the round was cut short. */
+  endRound(status: 'completed' | 'incomplete' = 'completed'): void {
+    this.#closeReasoning();
+    this.#closeMessage(status);
+    for (const call of this.#calls.values()) {
+      call.item.status = status;
+      const { id, name, arguments: argumentsJson } = call.item;
+      this.#send({ type: 'response.function_call_arguments.done', item_id: id, output_index: call.outputIndex, name, arguments: argumentsJson });
+      this.#send({ type: 'response.output_item.done', output_index: call.outputIndex, item: { ...call.item } });
+    }
+    this.#calls.clear();
+  }
+
+  /** Announces a search the gateway is about to run; `finishWebSearch` records how it went. */
+  startWebSearch(query: string): WebSearchCallItem {
+    this.endRound();
+    const item: WebSearchCallItem = { id: this.#newId('ws_'), type: 'web_search_call', status: 'in_progress', action: { type: 'search', query } };
+    const outputIndex = this.#add(item);
+    this.#send({ type: 'response.web_search_call.in_progress', item_id: item.id, output_index: outputIndex });
+    this.#send({ type: 'response.web_search_call.searching', item_id: item.id, output_index: outputIndex });
+    return item;
+  }
+
+  finishWebSearch(item: WebSearchCallItem, outcome: { isCompleted: boolean; sourceUrls: readonly string[] | undefined }): void {
+    const outputIndex = this.#output.indexOf(item);
+    item.status = outcome.isCompleted ? 'completed' : 'failed';
+    if (outcome.sourceUrls) item.action.sources = outcome.sourceUrls.map((url) => ({ type: 'url', url }));
+    if (outcome.isCompleted) this.#send({ type: 'response.web_search_call.completed', item_id: item.id, output_index: outputIndex });
+    this.#send({ type: 'response.output_item.done', output_index: outputIndex, item: structuredClone(item) });
+  }
+
+  /** The final object, and (streaming) `response.completed` or `response.incomplete` with it. */
+  complete(input: { incompleteReason: 'max_output_tokens' | 'content_filter' | undefined; usage: ResponseUsage; completedAtUnixSeconds: number }): ResponseObject {
+    const isIncomplete = input.incompleteReason !== undefined;
+    this.endRound(isIncomplete ? 'incomplete' : 'completed');
+    const response = this.snapshot({
+      status: isIncomplete ? 'incomplete' : 'completed',
+      usage: input.usage,
+      completedAt: isIncomplete ? null : input.completedAtUnixSeconds,
+      incompleteDetails: input.incompleteReason ? { reason: input.incompleteReason } : null,
+    });
+    this.#send({ type: isIncomplete ? 'response.incomplete' : 'response.completed', response });
+    return response;
+  }
+
+  /** After the stream started: an `error` event, then `response.failed` with the same error. */
+  fail(error: { code: string | null; message: string; param: string | null }): void {
+    this.endRound('incomplete');
+    this.#send({ type: 'error', code: error.code, message: error.message, param: error.param });
+    this.#send({
+      type: 'response.failed',
+      response: this.snapshot({ status: 'failed', error: { code: error.code ?? 'server_error', message: error.message } }),
+    });
+  }
+
+  snapshot(input: {
+    status: ResponseObject['status'];
+    usage?: ResponseUsage | null;
+    completedAt?: number | null;
+    incompleteDetails?: ResponseObject['incomplete_details'];
+    error?: ResponseObject['error'];
+  }): ResponseObject {
+    const { id, createdAtUnixSeconds, model, settings } = this.#identity;
+    return {
+      id,
+      object: 'response',
+      created_at: createdAtUnixSeconds,
+      status: input.status,
+      completed_at: input.completedAt ?? null,
+      error: input.error ?? null,
+      incomplete_details: input.incompleteDetails ?? null,
+      model,
+      output: structuredClone(this.#output),
+      previous_response_id: null,
+      store: false,
+      truncation: 'disabled',
+      usage: input.usage ?? null,
+      user: null,
+      service_tier: 'default',
+      ...settings,
+    };
+  }
+
+  #openMessage(): OpenMessage {
+    if (this.#message) return this.#message;
+    this.#closeReasoning();
+    const item: MessageItem = { id: this.#newId('msg_'), type: 'message', role: 'assistant', status: 'in_progress', content: [] };
+    this.#message = { item, outputIndex: this.#add(item) };
+    return this.#message;
+  }
+
+  #sendText(message: OpenMessage, step: { delta: string; annotations: readonly OutputTextPart['annotations'][number][] }): void {
+    const text = message.text;
+    if (!text) return;
+    const at = this.#at(message.item.id, message.outputIndex, text.contentIndex);
+    if (step.delta !== '') {
+      text.part.text += step.delta;
+      this.#send({ type: 'response.output_text.delta', ...at, delta: step.delta, logprobs: [] });
+    }
+    for (const annotation of step.annotations) {
+      const annotationIndex = text.part.annotations.push(annotation) - 1;
+      this.#send({ type: 'response.output_text.annotation.added', ...at, annotation_index: annotationIndex, annotation });
+    }
+  }
+
+  #closeMessage(status: 'completed' | 'incomplete' = 'completed'): void {
+    const message = this.#message;
+    if (!message) return;
+    this.#message = undefined;
+    if (message.text) {
+      this.#sendText(message, message.text.tracker.finish());
+      const at = this.#at(message.item.id, message.outputIndex, message.text.contentIndex);
+      this.#send({ type: 'response.output_text.done', ...at, text: message.text.part.text, logprobs: [] });
+      this.#send({ type: 'response.content_part.done', ...at, part: structuredClone(message.text.part) });
+    }
+    if (message.refusal) {
+      const at = this.#at(message.item.id, message.outputIndex, message.refusal.contentIndex);
+      this.#send({ type: 'response.refusal.done', ...at, refusal: message.refusal.part.refusal });
+      this.#send({ type: 'response.content_part.done', ...at, part: { ...message.refusal.part } });
+    }
+    message.item.status = status;
+    this.#send({ type: 'response.output_item.done', output_index: message.outputIndex, item: structuredClone(message.item) });
+  }
+
+  #closeReasoning(): void {
+    const reasoning = this.#reasoning;
+    if (!reasoning) return;
+    this.#reasoning = undefined;
+    const { item, outputIndex } = reasoning;
+    const part = item.content[0] ?? { type: 'reasoning_text' as const, text: '' };
+    this.#send({ type: 'response.reasoning_text.done', ...this.#at(item.id, outputIndex, 0), text: part.text });
+    this.#send({ type: 'response.content_part.done', ...this.#at(item.id, outputIndex, 0), part: { ...part } });
+    this.#send({ type: 'response.output_item.done', output_index: outputIndex, item: structuredClone(item) });
+  }
+
+  #add(item: ResponseObject['output'][number]): number {
+    const outputIndex = this.#output.push(item) - 1;
+    this.#send({ type: 'response.output_item.added', output_index: outputIndex, item: structuredClone(item) });
+    return outputIndex;
+  }
+
+  #at(itemId: string, outputIndex: number, contentIndex: number) {
+    return { item_id: itemId, output_index: outputIndex, content_index: contentIndex };
+  }
+
+  #send(event: ResponseStreamEvent): void {
+    if (!this.#emit) return;
+    if (!this.#isStarted && event.type !== 'response.created') this.start();
+    this.#emit({ ...event, sequence_number: this.#sequenceNumber });
+    this.#sequenceNumber += 1;
+  }
+}

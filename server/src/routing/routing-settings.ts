@@ -1,0 +1,22 @@
+import type { BreakerSettings } from './circuit-breaker.ts';
+import type { RetryBudgetSettings } from './retry-budget.ts';
+
+/** How routing weighs and protects upstream routes; from the config (docs/routing.md lists the variables). */
+export type RoutingSettings = {
+  breaker: BreakerSettings;
+  retryBudget: RetryBudgetSettings;
+  /** Time a request may spend getting its first byte, over every attempt; no attempt starts after it. */
+  deadlineMs: number;
+  /** The longest a `Retry-After` may cool a route, whatever the upstream asks. */
+  maxCoolingMs: number;
+  /** Weight of the newest sample in the moving averages of error rate, time to first token and latency. */
+  ewmaSmoothing: number;
+};
+
+export const defaultRoutingSettings: RoutingSettings = {
+  breaker: { failureThreshold: 5, coolDownMs: 30_000 },
+  retryBudget: { ratio: 0.2, floorPerWindow: 10, windowMs: 10_000 },
+  deadlineMs: 600_000,
+  maxCoolingMs: 300_000,
+  ewmaSmoothing: 0.2,
+};

@@ -1,0 +1,23 @@
+/**
+ * Runs the renewal pass every `intervalMs` (and once at start), never two at a time on this node. Several nodes may
+ * run it together: each period is paid once whichever node gets there first.
+ */
+export function scheduleRenewals(input: {
+  intervalMs: number;
+  renew: () => Promise<unknown>;
+  onError: (error: unknown) => void;
+}): { stop: () => void } {
+  let running: Promise<void> | undefined;
+  const tick = () => {
+    running ??= input
+      .renew()
+      .then(() => undefined, input.onError)
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  tick();
+  const timer = setInterval(tick, input.intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
