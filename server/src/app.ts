@@ -7,13 +7,19 @@ import { registerApiKeyRoutes, type ApiKeyRouteDeps } from './http/api/api-keys.
 import { registerAuthRoutes, type AuthRouteDeps } from './http/api/auth.ts';
 import { registerBalanceRoutes, type BalanceRouteDeps } from './http/api/balance.ts';
 import { registerChatRoutes, type ChatRouteDeps } from './http/api/chats.ts';
+import { registerOperatorPlanRoutes, type OperatorPlanRouteDeps } from './http/api/operator-plans.ts';
+import { registerOperatorPriceRoutes, type OperatorPriceRouteDeps } from './http/api/operator-prices.ts';
+import { registerOperatorReportRoutes, type OperatorReportRouteDeps } from './http/api/operator-reports.ts';
+import { registerOperatorUserRoutes, type OperatorUserRouteDeps } from './http/api/operator-users.ts';
 import { registerOpenApiRoute } from './http/api/openapi.ts';
 import { registerPublicModelRoutes, type PublicModelsDeps } from './http/api/public-models.ts';
+import { registerSubscriptionRoutes, type SubscriptionRouteDeps } from './http/api/subscriptions.ts';
 import { registerUsageRoutes, type UsageRouteDeps } from './http/api/usage.ts';
 import { registerSessionMiddleware } from './http/middleware/session.ts';
 import { registerChatCompletionRoutes, type ChatCompletionsRouteDeps } from './http/v1/chat-completions.ts';
 import { registerKeyInfoRoutes, type KeyInfoRouteDeps } from './http/v1/key-info.ts';
 import { registerModelRoutes, type ModelsRouteDeps } from './http/v1/models.ts';
+import { registerResponsesRoutes, type ResponsesRouteDeps } from './http/v1/responses.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { writeError } from './http/write-error.ts';
 import type { IdGenerator } from './lib/ids.ts';
@@ -24,12 +30,24 @@ type AccountApiDeps = Omit<
   'sessions'
 >;
 
+/** What the operator API and the account's subscription endpoints need, besides the session guard. */
+type OperatorApiDeps = Omit<
+  OperatorUserRouteDeps &
+    OperatorPriceRouteDeps &
+    OperatorPlanRouteDeps &
+    OperatorReportRouteDeps &
+    SubscriptionRouteDeps,
+  'sessions'
+>;
+
 export type AppDeps = HealthDeps &
+  OperatorApiDeps &
   ModelsRouteDeps &
   PublicModelsDeps &
   AccountApiDeps &
   KeyInfoRouteDeps &
-  ChatCompletionsRouteDeps & {
+  ChatCompletionsRouteDeps &
+  ResponsesRouteDeps & {
     logger: Logger;
     ids: IdGenerator;
     metrics: HttpMetrics;
@@ -72,11 +90,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerModelRoutes(app, deps);
   registerKeyInfoRoutes(app, deps);
   registerChatCompletionRoutes(app, deps);
+  registerResponsesRoutes(app, deps);
   registerPublicModelRoutes(app, deps);
   registerAuthRoutes(app, { ...deps, sessions });
   registerApiKeyRoutes(app, { ...deps, sessions });
   registerUsageRoutes(app, { ...deps, sessions });
   registerBalanceRoutes(app, { ...deps, sessions });
+  registerSubscriptionRoutes(app, { ...deps, sessions });
+  registerOperatorUserRoutes(app, { ...deps, sessions });
+  registerOperatorPriceRoutes(app, { ...deps, sessions });
+  registerOperatorPlanRoutes(app, { ...deps, sessions });
+  registerOperatorReportRoutes(app, { ...deps, sessions });
   registerChatRoutes(app, { ...deps, sessions });
   registerOpenApiRoute(app, { version: deps.version, serverUrl: deps.publicBaseUrl });
   await registerWebApp(app, { distDir: deps.webDistDir });

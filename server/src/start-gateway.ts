@@ -6,6 +6,7 @@ import { loadApiKeyCache } from './accounts/api-key-cache.ts';
 import { buildApp } from './app.ts';
 import { createCreditHolds } from './billing/credit-holds.ts';
 import { loadPriceList } from './catalog/price-list.ts';
+import { loadAccountTerms } from './operator/account-terms.ts';
 import { loadRouteTable } from './catalog/route-table.ts';
 import type { Config } from './config/config.ts';
 import { loadMasterKey } from './config/master-key.ts';
@@ -20,7 +21,10 @@ import { createSecretBox } from './lib/secret-box.ts';
 import { createMemoryRateLimiter } from './limits/rate-limiter.ts';
 import { createUpstreamAgent } from './providers/shared/post-json.ts';
 import { createRedisRateLimiter } from './limits/redis-rate-limiter.ts';
+import { startWebSearch } from './search/start-web-search.ts';
 import { startSimulator, type RunningSimulator } from './simulators/start-simulator.ts';
+import { renewSubscriptions } from './subscriptions/renew-subscriptions.ts';
+import { renewalIntervalMs, scheduleRenewals } from './subscriptions/schedule-renewals.ts';
 
 export type RunningGateway = {
   url: string;
@@ -63,6 +67,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
   });
   const apiKeyCache = await loadApiKeyCache(database.db);
   const creditHolds = createCreditHolds({ db: database.db });
+  const accountTerms = await loadAccountTerms({ db: database.db, clock: systemClock });
   const redis = config.redisUrl === undefined ? undefined : new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
   const rateLimiter = redis
     ? createRedisRateLimiter({ redis, keyPrefix: 'gw:' })
@@ -75,15 +80,23 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
       if (name === 'balances') await creditHolds.refresh();
       if (name === 'catalog') await priceList.reload();
       if (name === 'catalog' || name === 'routes') await routeTable.reload();
+      if (name === 'account_terms') await accountTerms.reload();
     },
     onError: (error) => logger.error({ err: error }, 'cache refresh failed'),
   });
+  const renewals = scheduleRenewals({
+    intervalMs: renewalIntervalMs,
+    renew: () => renewSubscriptions({ db: database.db, clock: systemClock, ids: cryptoIds, creditHolds, accountTerms }),
+    onError: (error) => logger.error({ err: error }, 'subscription renewal pass failed'),
+  });
   const upstreamAgent = createUpstreamAgent({ connectTimeoutMs: 10_000 });
+  const webSearch = await startWebSearch({ ...config.search, isSandbox: config.isSandbox, dispatcher: upstreamAgent });
   const app = await buildApp({
     db: database.db,
     isShuttingDown: () => isShuttingDown,
     apiKeyCache,
     creditHolds,
+    accountTerms,
     rateLimiter,
     welcomeBalanceMicros: config.welcomeBalanceMicros,
     defaultRequestsPerMinute: config.defaultRequestsPerMinute,
@@ -102,6 +115,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     version: packageVersion,
     webDistDir: config.webDistDir,
     keepAliveIntervalMs: config.keepAliveIntervalMs,
+    searchEngine: webSearch.engine,
     upstream: {
       dispatcher: upstreamAgent,
       onAttemptFailed: (route, failure) =>
@@ -115,7 +129,9 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     watcher.stop();
+    renewals.stop();
     redis?.disconnect();
+    await webSearch.close();
     await simulator?.close();
     await database.close();
     throw error;
@@ -129,10 +145,12 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     close: async () => {
       isShuttingDown = true;
       watcher.stop();
+      renewals.stop();
       const deadline = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs);
       await app.close();
       clearTimeout(deadline);
       await redis?.quit();
+      await webSearch.close();
       await upstreamAgent.close();
       await simulator?.close();
       await database.close();

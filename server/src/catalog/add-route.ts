@@ -3,22 +3,22 @@ import { bumpCacheVersion } from '../db/cache-versions.ts';
 import type { Database } from '../db/database.ts';
 import { findModel } from '../db/models.ts';
 import { insertRoute } from '../db/routes.ts';
+import type { NewRouteRow } from '../db/schema.ts';
 import { InvalidRequestError } from '../errors/invalid-request-error.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { IdGenerator } from '../lib/ids.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
 import { isProviderId, providerIds } from '../providers/provider-id.ts';
+import { checkRouteRow, convertRouteSettings, type RouteSettingsInput } from './route-settings.ts';
 
 export type AddRouteDeps = { db: Database; clock: Clock; ids: IdGenerator; secretBox: SecretBox };
 
-export type AddRouteInput = {
+export type AddRouteInput = RouteSettingsInput & {
   modelId: string;
   provider: string;
   baseUrl: string;
   credential: string | undefined;
   upstreamModel: string | undefined;
-  priority: number;
-  weight: number;
   allowPrivateUpstreams: boolean;
 };
 
@@ -35,30 +35,37 @@ export async function addRoute(deps: AddRouteDeps, input: AddRouteInput): Promis
     throw new InvalidRequestError(`The model \`${input.modelId}\` is not in the catalogue.`, { param: 'model' });
   }
   checkUpstreamUrl(input.baseUrl, input.allowPrivateUpstreams);
-  if (!input.credential && !localProviders.has(input.provider)) {
-    throw new InvalidRequestError(`A ${input.provider} route needs a credential (the vendor API key).`, {
-      param: 'api_key',
-    });
+  checkCredential(input.provider, input.credential);
+  if (input.upstreamModel !== undefined && input.upstreamModel.trim() === '') {
+    throw new InvalidRequestError('The upstream model must not be empty.', { param: 'upstream_model' });
   }
-  if (input.weight < 0 || !Number.isInteger(input.weight)) {
-    throw new InvalidRequestError('The weight must be a non-negative whole number.', { param: 'weight' });
-  }
-  const id = deps.ids.newId('rte_');
-  await insertRoute(deps.db, {
-    id,
+  const row: NewRouteRow = {
+    id: deps.ids.newId('rte_'),
     model_id: input.modelId,
     provider: input.provider,
     base_url: input.baseUrl.replace(/\/+$/, ''),
     credential_ciphertext: input.credential ? deps.secretBox.seal(input.credential) : null,
-    upstream_model: input.upstreamModel ?? input.modelId,
-    priority: input.priority,
-    weight: input.weight,
+    upstream_model: input.upstreamModel?.trim() ?? input.modelId,
+    priority: 10,
+    weight: 1,
     enabled: 1,
     is_sandbox: 0,
     created_at: deps.clock.nowMs(),
-  });
+    ...convertRouteSettings(input),
+  };
+  await checkRouteRow(deps, row);
+  await insertRoute(deps.db, row);
   await bumpCacheVersion(deps.db, 'routes');
-  return { id };
+  return { id: row.id };
+}
+
+/** Every hosted vendor needs our key; local servers (vLLM, Ollama, llama.cpp) may run without one. */
+export function checkCredential(provider: string, credential: string | undefined): void {
+  if (!credential && !localProviders.has(provider)) {
+    throw new InvalidRequestError(`A ${provider} route needs a credential (the vendor API key or access token).`, {
+      param: 'api_key',
+    });
+  }
 }
 
 /**

@@ -51,6 +51,10 @@ const environmentSchema = z.object({
     .max(100 * 1024 * 1024)
     .default(20 * 1024 * 1024),
   ALLOW_PRIVATE_UPSTREAMS: booleanText.default(false),
+  SEARCH_ENGINE: z.enum(['searxng', 'brave', 'tavily', 'exa']).optional(),
+  SEARCH_BASE_URL: optionalUrl,
+  SEARCH_API_KEY: z.string().min(1).optional(),
+  SEARCH_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(10_000),
   TRUST_PROXY: z
     .string()
     .regex(
@@ -95,6 +99,16 @@ export type Config = {
   readonly allowPrivateUpstreams: boolean;
   readonly webDistDir: string;
   readonly vendorCredentials: Readonly<Partial<Record<VendorCredentialKey, string>>>;
+  /**
+   * The web search engine behind the Responses API's `web_search` tool. `engine` is undefined when SEARCH_ENGINE is
+   * not set: sandbox mode then searches its simulator, otherwise SearXNG at its default address.
+   */
+  readonly search: {
+    readonly engine: 'searxng' | 'brave' | 'tavily' | 'exa' | undefined;
+    readonly baseUrl: string | undefined;
+    readonly apiKey: string | undefined;
+    readonly timeoutMs: number;
+  };
 };
 
 /** Every invalid or missing key, reported together. */
@@ -148,6 +162,12 @@ export function parseConfig(environment: Readonly<Record<string, string | undefi
     allowPrivateUpstreams: values.ALLOW_PRIVATE_UPSTREAMS,
     webDistDir: path.resolve(values.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../../web/dist')),
     vendorCredentials: Object.freeze(vendorCredentials),
+    search: Object.freeze({
+      engine: values.SEARCH_ENGINE,
+      baseUrl: values.SEARCH_BASE_URL,
+      apiKey: values.SEARCH_API_KEY,
+      timeoutMs: values.SEARCH_TIMEOUT_MS,
+    }),
   });
 }
 

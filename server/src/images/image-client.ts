@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { UpstreamTarget } from '../providers/provider-adapter.ts';
+import type { ProviderId } from '../providers/provider-id.ts';
 import type { UpstreamTimeouts } from '../providers/shared/upstream-timeouts.ts';
 import type { ImageJob } from './image-job.ts';
 import type { ImageDatum, ImageTokenUsage } from './image-request.ts';
@@ -15,6 +16,7 @@ export type GeneratedImages = {
 
 /** One call to draw a job's images on one route. */
 export type ImageCallInput = {
+  provider: ProviderId;
   target: UpstreamTarget;
   job: ImageJob;
   dispatcher: Dispatcher;

@@ -20,7 +20,12 @@ export type SearchMode = 'tool' | 'derived';
  */
 export function buildRoundRequest(
   plan: ResponsePlan,
-  input: { messages: ChatMessage[]; isSearchOffered: boolean; searchCount: number; maxOutputTokens: number | undefined },
+  input: {
+    messages: ChatMessage[];
+    isSearchOffered: boolean;
+    searchCount: number;
+    maxOutputTokens: number | undefined;
+  },
 ): ChatRequest {
   const base = plan.chatRequest;
   const clientTools = base.tools ?? [];
@@ -53,7 +58,9 @@ export function deriveSearchQuery(messages: readonly ChatMessage[]): string | un
     const text =
       typeof message.content === 'string'
         ? message.content
-        : message.content.flatMap((part) => (part.type === 'text' && 'text' in part ? [String(part.text)] : [])).join(' ');
+        : message.content
+            .flatMap((part) => (part.type === 'text' && 'text' in part ? [String(part.text)] : []))
+            .join(' ');
     const query = text.replace(/\s+/g, ' ').trim().slice(0, maxQueryLength);
     if (query !== '') return query;
   }
@@ -65,10 +72,7 @@ export function deriveSearchQuery(messages: readonly ChatMessage[]): string | un
  * With web search each round re-sends the conversation plus all results so far; rounds are at most one more than
  * the searches.
  */
-export function measureResponseRequest(
-  plan: ResponsePlan,
-  input: { searchMode: SearchMode | undefined },
-): RequestSize {
+export function measureResponseRequest(plan: ResponsePlan, input: { searchMode: SearchMode | undefined }): RequestSize {
   const withTool = buildRoundRequest(plan, {
     messages: plan.chatRequest.messages,
     isSearchOffered: input.searchMode === 'tool',
@@ -80,7 +84,12 @@ export function measureResponseRequest(
   if (!plan.webSearch || input.searchMode === undefined) return { ...base, requestedMaxOutputTokens };
   const perSearchBytes = plan.webSearch.maxResultBytes + searchOverheadBytes;
   if (input.searchMode === 'derived') {
-    return { ...base, textBytes: base.textBytes + perSearchBytes, messageCount: base.messageCount + 1, requestedMaxOutputTokens };
+    return {
+      ...base,
+      textBytes: base.textBytes + perSearchBytes,
+      messageCount: base.messageCount + 1,
+      requestedMaxOutputTokens,
+    };
   }
   const searches = maxSearchesPerResponse;
   const rounds = searches + 1;

@@ -82,7 +82,9 @@ describe('CitationTracker', () => {
     const text = 'Приливы 🌊 зависят от Луны [1]. Café naïve 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 ok [3].';
     const result = runWhole(text);
     assert.equal(result.text, 'Приливы 🌊 зависят от Луны. Café naïve 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 ok.');
-    const cited = result.annotations.map((annotation) => result.text.slice(annotation.start_index, annotation.end_index));
+    const cited = result.annotations.map((annotation) =>
+      result.text.slice(annotation.start_index, annotation.end_index),
+    );
     assert.deepEqual(cited, ['Приливы 🌊 зависят от Луны', 'Café naïve 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 ok']);
     assert.equal(result.annotations[1]?.end_index, result.text.length - 1);
   });

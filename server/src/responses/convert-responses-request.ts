@@ -42,7 +42,8 @@ export function convertResponsesRequest(request: ResponsesRequest): ResponsePlan
   if (!messages.some((message) => message.role !== 'system')) throw emptyInput();
 
   const functionTools: ChatTool[] = [];
-  let webSearchTool: Extract<NonNullable<ResponsesRequest['tools']>[number], { search_context_size?: unknown }> | undefined;
+  let webSearchTool:
+    Extract<NonNullable<ResponsesRequest['tools']>[number], { search_context_size?: unknown }> | undefined;
   (request.tools ?? []).forEach((tool, index) => {
     if (tool.type !== 'function') {
       webSearchTool ??= tool;
@@ -223,9 +224,12 @@ function convertUserContent(content: string | ResponsesContentPart[], param: str
         return { type: 'text' as const, text: part.text };
       case 'input_image': {
         if (!part.image_url) {
-          throw new InvalidRequestError('`input_image` needs an `image_url` (a URL or a data URL); file ids are not supported.', {
-            param: `${param}[${index}].image_url`,
-          });
+          throw new InvalidRequestError(
+            '`input_image` needs an `image_url` (a URL or a data URL); file ids are not supported.',
+            {
+              param: `${param}[${index}].image_url`,
+            },
+          );
         }
         const detail = part.detail === 'original' ? 'high' : part.detail;
         return { type: 'image_url' as const, image_url: { url: part.image_url, ...(detail ? { detail } : {}) } };

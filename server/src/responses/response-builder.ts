@@ -19,7 +19,10 @@ type OpenMessage = {
   text?: { part: OutputTextPart; contentIndex: number; tracker: CitationTracker };
   refusal?: { part: RefusalPart; contentIndex: number };
 };
-type OpenReasoning = { item: ReasoningItem & { content: Array<{ type: 'reasoning_text'; text: string }> }; outputIndex: number };
+type OpenReasoning = {
+  item: ReasoningItem & { content: Array<{ type: 'reasoning_text'; text: string }> };
+  outputIndex: number;
+};
 type OpenCall = { item: FunctionCallItem; outputIndex: number };
 
 export type ResponseIdentity = {
@@ -86,11 +89,20 @@ export class ResponseBuilder {
     if (delta === '') return;
     if (!this.#reasoning) {
       this.#closeMessage();
-      const item = { id: this.#newId('rs_'), type: 'reasoning' as const, summary: [], content: [] as Array<{ type: 'reasoning_text'; text: string }> };
+      const item = {
+        id: this.#newId('rs_'),
+        type: 'reasoning' as const,
+        summary: [],
+        content: [] as Array<{ type: 'reasoning_text'; text: string }>,
+      };
       const outputIndex = this.#add(item);
       this.#reasoning = { item, outputIndex };
       item.content.push({ type: 'reasoning_text', text: '' });
-      this.#send({ type: 'response.content_part.added', ...this.#at(item.id, outputIndex, 0), part: { type: 'reasoning_text', text: '' } });
+      this.#send({
+        type: 'response.content_part.added',
+        ...this.#at(item.id, outputIndex, 0),
+        part: { type: 'reasoning_text', text: '' },
+      });
     }
     const { item, outputIndex } = this.#reasoning;
     const part = item.content[0];
@@ -121,14 +133,25 @@ export class ResponseBuilder {
       const part: RefusalPart = { type: 'refusal', refusal: '' };
       const contentIndex = message.item.content.push(part) - 1;
       message.refusal = { part, contentIndex };
-      this.#send({ type: 'response.content_part.added', ...this.#at(message.item.id, message.outputIndex, contentIndex), part: { ...part } });
+      this.#send({
+        type: 'response.content_part.added',
+        ...this.#at(message.item.id, message.outputIndex, contentIndex),
+        part: { ...part },
+      });
     }
     message.refusal.part.refusal += delta;
-    this.#send({ type: 'response.refusal.delta', ...this.#at(message.item.id, message.outputIndex, message.refusal.contentIndex), delta });
+    this.#send({
+      type: 'response.refusal.delta',
+      ...this.#at(message.item.id, message.outputIndex, message.refusal.contentIndex),
+      delta,
+    });
   }
 
   /** A piece of the client's function call number `index` of this round; the first piece carries its id and name. */
-  functionCallDelta(index: number, piece: { callId?: string | undefined; name?: string | undefined; arguments: string }): void {
+  functionCallDelta(
+    index: number,
+    piece: { callId?: string | undefined; name?: string | undefined; arguments: string },
+  ): void {
     let call = this.#calls.get(index);
     if (!call) {
       this.#closeMessage();
@@ -161,7 +184,13 @@ export class ResponseBuilder {
     for (const call of this.#calls.values()) {
       call.item.status = status;
       const { id, name, arguments: argumentsJson } = call.item;
-      this.#send({ type: 'response.function_call_arguments.done', item_id: id, output_index: call.outputIndex, name, arguments: argumentsJson });
+      this.#send({
+        type: 'response.function_call_arguments.done',
+        item_id: id,
+        output_index: call.outputIndex,
+        name,
+        arguments: argumentsJson,
+      });
       this.#send({ type: 'response.output_item.done', output_index: call.outputIndex, item: { ...call.item } });
     }
     this.#calls.clear();
@@ -170,23 +199,36 @@ export class ResponseBuilder {
   /** Announces a search the gateway is about to run; `finishWebSearch` records how it went. */
   startWebSearch(query: string): WebSearchCallItem {
     this.endRound();
-    const item: WebSearchCallItem = { id: this.#newId('ws_'), type: 'web_search_call', status: 'in_progress', action: { type: 'search', query } };
+    const item: WebSearchCallItem = {
+      id: this.#newId('ws_'),
+      type: 'web_search_call',
+      status: 'in_progress',
+      action: { type: 'search', query },
+    };
     const outputIndex = this.#add(item);
     this.#send({ type: 'response.web_search_call.in_progress', item_id: item.id, output_index: outputIndex });
     this.#send({ type: 'response.web_search_call.searching', item_id: item.id, output_index: outputIndex });
     return item;
   }
 
-  finishWebSearch(item: WebSearchCallItem, outcome: { isCompleted: boolean; sourceUrls: readonly string[] | undefined }): void {
+  finishWebSearch(
+    item: WebSearchCallItem,
+    outcome: { isCompleted: boolean; sourceUrls: readonly string[] | undefined },
+  ): void {
     const outputIndex = this.#output.indexOf(item);
     item.status = outcome.isCompleted ? 'completed' : 'failed';
     if (outcome.sourceUrls) item.action.sources = outcome.sourceUrls.map((url) => ({ type: 'url', url }));
-    if (outcome.isCompleted) this.#send({ type: 'response.web_search_call.completed', item_id: item.id, output_index: outputIndex });
+    if (outcome.isCompleted)
+      this.#send({ type: 'response.web_search_call.completed', item_id: item.id, output_index: outputIndex });
     this.#send({ type: 'response.output_item.done', output_index: outputIndex, item: structuredClone(item) });
   }
 
   /** The final object, and (streaming) `response.completed` or `response.incomplete` with it. */
-  complete(input: { incompleteReason: 'max_output_tokens' | 'content_filter' | undefined; usage: ResponseUsage; completedAtUnixSeconds: number }): ResponseObject {
+  complete(input: {
+    incompleteReason: 'max_output_tokens' | 'content_filter' | undefined;
+    usage: ResponseUsage;
+    completedAtUnixSeconds: number;
+  }): ResponseObject {
     const isIncomplete = input.incompleteReason !== undefined;
     this.endRound(isIncomplete ? 'incomplete' : 'completed');
     const response = this.snapshot({
@@ -205,7 +247,10 @@ export class ResponseBuilder {
     this.#send({ type: 'error', code: error.code, message: error.message, param: error.param });
     this.#send({
       type: 'response.failed',
-      response: this.snapshot({ status: 'failed', error: { code: error.code ?? 'server_error', message: error.message } }),
+      response: this.snapshot({
+        status: 'failed',
+        error: { code: error.code ?? 'server_error', message: error.message },
+      }),
     });
   }
 
@@ -240,12 +285,21 @@ export class ResponseBuilder {
   #openMessage(): OpenMessage {
     if (this.#message) return this.#message;
     this.#closeReasoning();
-    const item: MessageItem = { id: this.#newId('msg_'), type: 'message', role: 'assistant', status: 'in_progress', content: [] };
+    const item: MessageItem = {
+      id: this.#newId('msg_'),
+      type: 'message',
+      role: 'assistant',
+      status: 'in_progress',
+      content: [],
+    };
     this.#message = { item, outputIndex: this.#add(item) };
     return this.#message;
   }
 
-  #sendText(message: OpenMessage, step: { delta: string; annotations: readonly OutputTextPart['annotations'][number][] }): void {
+  #sendText(
+    message: OpenMessage,
+    step: { delta: string; annotations: readonly OutputTextPart['annotations'][number][] },
+  ): void {
     const text = message.text;
     if (!text) return;
     const at = this.#at(message.item.id, message.outputIndex, text.contentIndex);
@@ -255,7 +309,12 @@ export class ResponseBuilder {
     }
     for (const annotation of step.annotations) {
       const annotationIndex = text.part.annotations.push(annotation) - 1;
-      this.#send({ type: 'response.output_text.annotation.added', ...at, annotation_index: annotationIndex, annotation });
+      this.#send({
+        type: 'response.output_text.annotation.added',
+        ...at,
+        annotation_index: annotationIndex,
+        annotation,
+      });
     }
   }
 
@@ -275,7 +334,11 @@ export class ResponseBuilder {
       this.#send({ type: 'response.content_part.done', ...at, part: { ...message.refusal.part } });
     }
     message.item.status = status;
-    this.#send({ type: 'response.output_item.done', output_index: message.outputIndex, item: structuredClone(message.item) });
+    this.#send({
+      type: 'response.output_item.done',
+      output_index: message.outputIndex,
+      item: structuredClone(message.item),
+    });
   }
 
   #closeReasoning(): void {

@@ -12,7 +12,10 @@ type ContentAt = ItemAt & { content_index: number };
 
 /** The Responses stream events the gateway sends (wire-formats.md §2.4), before `sequence_number` is added. */
 export type ResponseStreamEvent =
-  | { type: 'response.created' | 'response.in_progress' | 'response.completed' | 'response.incomplete'; response: ResponseObject }
+  | {
+      type: 'response.created' | 'response.in_progress' | 'response.completed' | 'response.incomplete';
+      response: ResponseObject;
+    }
   | { type: 'response.failed'; response: ResponseObject }
   | { type: 'response.output_item.added' | 'response.output_item.done'; output_index: number; item: OutputItem }
   | ({ type: 'response.content_part.added' | 'response.content_part.done'; part: ContentPart } & ContentAt)
@@ -30,7 +33,10 @@ export type ResponseStreamEvent =
   | ({ type: 'response.function_call_arguments.delta'; delta: string } & ItemAt)
   | ({ type: 'response.function_call_arguments.done'; name: string; arguments: string } & ItemAt)
   | ({
-      type: 'response.web_search_call.in_progress' | 'response.web_search_call.searching' | 'response.web_search_call.completed';
+      type:
+        | 'response.web_search_call.in_progress'
+        | 'response.web_search_call.searching'
+        | 'response.web_search_call.completed';
     } & ItemAt)
   | { type: 'error'; code: string | null; message: string; param: string | null };
 

@@ -65,7 +65,9 @@ const itemReferenceSchema = z.object({ type: z.literal('item_reference'), id: z.
 const inputItemSchema = z.preprocess(
   // An EasyInputMessage may omit `type`; it is a message when it has a role.
   (item) =>
-    typeof item === 'object' && item !== null && !('type' in item) && 'role' in item ? { ...item, type: 'message' } : item,
+    typeof item === 'object' && item !== null && !('type' in item) && 'role' in item
+      ? { ...item, type: 'message' }
+      : item,
   z.discriminatedUnion('type', [
     messageItemSchema,
     functionCallItemSchema,
@@ -149,7 +151,10 @@ export const responsesRequestSchema = z
       .nullable()
       .optional(),
     text: z
-      .object({ format: textFormatSchema.optional(), verbosity: z.enum(['low', 'medium', 'high']).nullable().optional() })
+      .object({
+        format: textFormatSchema.optional(),
+        verbosity: z.enum(['low', 'medium', 'high']).nullable().optional(),
+      })
       .loose()
       .nullable()
       .optional(),

@@ -9,7 +9,12 @@ import { callProvider, type CallProviderDeps } from '../pipeline/call-provider.t
 import { measureChatRequest } from '../pipeline/measure-chat-request.ts';
 import type { Reservation } from '../pipeline/reserve-credits.ts';
 import type { SearchEngine } from '../search/search-engine.ts';
-import { buildRoundRequest, createSearchResultsMessage, deriveSearchQuery, type SearchMode } from './build-round-request.ts';
+import {
+  buildRoundRequest,
+  createSearchResultsMessage,
+  deriveSearchQuery,
+  type SearchMode,
+} from './build-round-request.ts';
 import { consumeModelRound } from './consume-model-round.ts';
 import type { ResponsePlan } from './convert-responses-request.ts';
 import type { ResponseBuilder } from './response-builder.ts';
@@ -85,13 +90,19 @@ export async function runResponseRounds(
   }
   for (;;) {
     const isSearchOffered = input.searchMode === 'tool' && tally.searchCount < maxSearchesPerResponse;
-    const draft = buildRoundRequest(plan, { messages, isSearchOffered, searchCount: tally.searchCount, maxOutputTokens: undefined });
+    const draft = buildRoundRequest(plan, {
+      messages,
+      isSearchOffered,
+      searchCount: tally.searchCount,
+      maxOutputTokens: undefined,
+    });
     const size = measureChatRequest(draft);
     const maxOutputTokens = roundOutputLimit(input, size);
     if (maxOutputTokens < 1) return { incompleteReason: 'max_output_tokens' };
-    const request = maxOutputTokens < model.maxOutputTokens || plan.maxOutputTokens !== undefined
-      ? { ...draft, max_completion_tokens: maxOutputTokens }
-      : draft;
+    const request =
+      maxOutputTokens < model.maxOutputTokens || plan.maxOutputTokens !== undefined
+        ? { ...draft, max_completion_tokens: maxOutputTokens }
+        : draft;
     const call = await callProvider(deps.upstream, {
       routes: input.routes,
       request,
@@ -111,7 +122,10 @@ export async function runResponseRounds(
       nowMs: deps.clock.nowMs,
     });
     tally.firstTokenAtMs ??= outcome.firstTokenAtMs;
-    addUsage(tally.usage, outcome.vendorUsage ?? estimateDeliveredUsage({ ...size, deliveredTextBytes: outcome.deliveredTextBytes }));
+    addUsage(
+      tally.usage,
+      outcome.vendorUsage ?? estimateDeliveredUsage({ ...size, deliveredTextBytes: outcome.deliveredTextBytes }),
+    );
     if (outcome.error !== undefined) {
       if (call.kind === 'stream') await call.chunks.return?.().catch(() => undefined);
       throw new RoundInterruptedError(outcome.error);
@@ -121,7 +135,10 @@ export async function runResponseRounds(
       if (outcome.finishReason === 'content_filter') return { incompleteReason: 'content_filter' };
       return { incompleteReason: undefined };
     }
-    messages = [...messages, { role: 'assistant', content: outcome.assistantText || null, tool_calls: outcome.searchCalls }];
+    messages = [
+      ...messages,
+      { role: 'assistant', content: outcome.assistantText || null, tool_calls: outcome.searchCalls },
+    ];
     for (const searchCall of outcome.searchCalls) {
       const query = readSearchQuery(searchCall.function.arguments);
       const toolText =

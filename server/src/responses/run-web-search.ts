@@ -33,11 +33,21 @@ export async function runWebSearch(
     results = outcome.results;
   } catch (error) {
     if (!(error instanceof SearchEngineError)) throw error;
-    return { modelText: describeSearchOutcome({ kind: 'failed' }, described), sources: [], isCompleted: false, failure: error };
+    return {
+      modelText: describeSearchOutcome({ kind: 'failed' }, described),
+      sources: [],
+      isCompleted: false,
+      failure: error,
+    };
   }
   const kept = results.filter((result) => isAllowed(result.url, settings.allowedDomains)).slice(0, settings.maxResults);
   if (kept.length === 0) {
-    return { modelText: describeSearchOutcome({ kind: 'empty' }, described), sources: [], isCompleted: true, failure: undefined };
+    return {
+      modelText: describeSearchOutcome({ kind: 'empty' }, described),
+      sources: [],
+      isCompleted: true,
+      failure: undefined,
+    };
   }
   const resultsInput = convertSearchResultsToInput({
     results: kept,

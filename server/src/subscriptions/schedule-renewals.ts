@@ -1,3 +1,6 @@
+/** How often each node looks for subscriptions to renew. */
+export const renewalIntervalMs = 60_000;
+
 /**
  * Runs the renewal pass every `intervalMs` (and once at start), never two at a time on this node. Several nodes may
  * run it together: each period is paid once whichever node gets there first.

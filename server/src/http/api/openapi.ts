@@ -5,6 +5,7 @@ import { publicModelListSchema } from '../../../../contract/models.ts';
 import { accountApiOperations } from './account-api-operations.ts';
 import { buildAccountApiPaths } from './build-account-api-paths.ts';
 import { chatApiOperations } from './chats.ts';
+import { operatorApiOperations, subscriptionApiOperations } from './operator-api-operations.ts';
 
 /**
  * The OpenAPI 3.1 document of the account and operator API, generated from the same zod schemas in `contract/`
@@ -12,7 +13,10 @@ import { chatApiOperations } from './chats.ts';
  */
 export function buildOpenApiDocument(input: { version: string; serverUrl: string }): Record<string, unknown> {
   const schema = (value: z.ZodType) => z.toJSONSchema(value, { target: 'draft-2020-12', io: 'output' });
-  const accountApi = buildAccountApiPaths([...accountApiOperations, ...chatApiOperations], schema);
+  const accountApi = buildAccountApiPaths(
+    [...accountApiOperations, ...chatApiOperations, ...subscriptionApiOperations, ...operatorApiOperations],
+    schema,
+  );
   const errorResponse = (description: string) => ({
     description,
     content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },

@@ -2,14 +2,20 @@ import { useI18n } from '../../i18n/i18n-provider.tsx';
 import { Link } from '../../router/link.tsx';
 import { routePaths } from '../../router/match-route.ts';
 import { Badge } from '../../ui/badge.tsx';
+import { useSession } from '../auth/session-provider.tsx';
 import { usePublicModels } from '../models/public-models-provider.tsx';
 import { LanguageSwitcher } from './language-switcher.tsx';
 
-/** The site header: the name (home link), the main navigation, a sandbox badge in sandbox mode, the language. */
+/**
+ * The site header: the name (home link), the main navigation (with the dashboard, chat and sign-out once signed
+ * in), a sandbox badge in sandbox mode, the language.
+ */
 export function SiteHeader() {
   const { messages } = useI18n();
   const { state } = usePublicModels();
   const isSandbox = state.status === 'ready' && state.list.sandbox;
+  const { state: sessionState, signOut } = useSession();
+  const isSignedIn = sessionState.status === 'signedIn';
   return (
     <header className="site-header">
       <div className="site-header__inner container">
@@ -36,11 +42,31 @@ export function SiteHeader() {
                 {messages.nav.docs}
               </Link>
             </li>
-            <li>
-              <Link to={routePaths.signIn} isNavItem className="site-nav__link site-nav__link--sign-in">
-                {messages.nav.signIn}
-              </Link>
-            </li>
+            {isSignedIn ? (
+              <>
+                <li>
+                  <Link to={routePaths.dashboard} isNavItem className="site-nav__link">
+                    {messages.nav.dashboard}
+                  </Link>
+                </li>
+                <li>
+                  <Link to={routePaths.chat} isNavItem className="site-nav__link">
+                    {messages.nav.chat}
+                  </Link>
+                </li>
+                <li>
+                  <button type="button" className="site-nav__link site-nav__button" onClick={() => void signOut()}>
+                    {messages.nav.signOut}
+                  </button>
+                </li>
+              </>
+            ) : (
+              <li>
+                <Link to={routePaths.signIn} isNavItem className="site-nav__link site-nav__link--sign-in">
+                  {messages.nav.signIn}
+                </Link>
+              </li>
+            )}
           </ul>
         </nav>
         <LanguageSwitcher />

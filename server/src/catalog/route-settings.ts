@@ -1,0 +1,139 @@
+import type { Database } from '../db/database.ts';
+import type { NewRouteRow, RoutesTable } from '../db/schema.ts';
+import { findUserById } from '../db/users.ts';
+import { InvalidRequestError } from '../errors/invalid-request-error.ts';
+
+/**
+ * The operating settings of a route, as the CLI and the operator API give them. Undefined: leave as is (or the
+ * default on creation); null: clear back to the default.
+ */
+export type RouteSettingsInput = {
+  priority?: number;
+  weight?: number;
+  /** What the upstream charges us, micro-USD per 1M tokens. */
+  inputCostMicros?: number | null;
+  outputCostMicros?: number | null;
+  maxConcurrency?: number | null;
+  connectTimeoutMs?: number | null;
+  firstByteTimeoutMs?: number | null;
+  idleTimeoutMs?: number | null;
+  reservedForUserIds?: readonly string[] | null;
+  apiVersion?: string | null;
+  vertexProject?: string | null;
+  vertexLocation?: string | null;
+};
+
+/** The columns the settings fill. */
+export type RouteSettingColumns = Partial<
+  Pick<
+    RoutesTable,
+    | 'priority'
+    | 'weight'
+    | 'input_cost_micros'
+    | 'output_cost_micros'
+    | 'max_concurrency'
+    | 'connect_timeout_ms'
+    | 'first_byte_timeout_ms'
+    | 'idle_timeout_ms'
+    | 'reserved_for_user_ids'
+    | 'api_version'
+    | 'vertex_project'
+    | 'vertex_location'
+  >
+>;
+
+type Bounds = { min: number; max: number; param: string; what: string };
+
+const integerSettings = {
+  priority: { min: 0, max: 1_000_000, param: 'priority', what: 'The priority' },
+  weight: { min: 0, max: 1_000_000, param: 'weight', what: 'The weight' },
+  inputCostMicros: { min: 0, max: 1e12, param: 'input_cost_micros', what: 'The input cost' },
+  outputCostMicros: { min: 0, max: 1e12, param: 'output_cost_micros', what: 'The output cost' },
+  maxConcurrency: { min: 1, max: 100_000, param: 'max_concurrency', what: 'The concurrency cap' },
+  connectTimeoutMs: { min: 100, max: 600_000, param: 'connect_timeout_ms', what: 'The connect timeout' },
+  firstByteTimeoutMs: { min: 100, max: 3_600_000, param: 'first_byte_timeout_ms', what: 'The first-byte timeout' },
+  idleTimeoutMs: { min: 100, max: 3_600_000, param: 'idle_timeout_ms', what: 'The idle timeout' },
+} as const satisfies Record<string, Bounds>;
+
+const apiVersionPattern = /^\d{4}-\d{2}-\d{2}(-preview)?$/;
+// Google Cloud project ids: 6–30 lower-case letters, digits or hyphens, starting with a letter.
+const vertexProjectPattern = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
+const vertexLocationPattern = /^(global|[a-z]+-[a-z]+\d+)$/;
+
+/** Checks each given setting on its own and turns it into column values. */
+export function convertRouteSettings(input: RouteSettingsInput): RouteSettingColumns {
+  const changes: RouteSettingColumns = {};
+  if (input.priority !== undefined) changes.priority = checkInteger(input.priority, integerSettings.priority);
+  if (input.weight !== undefined) changes.weight = checkInteger(input.weight, integerSettings.weight);
+  const nullable = (value: number | null, bounds: Bounds) => (value === null ? null : checkInteger(value, bounds));
+  if (input.inputCostMicros !== undefined) {
+    changes.input_cost_micros = nullable(input.inputCostMicros, integerSettings.inputCostMicros);
+  }
+  if (input.outputCostMicros !== undefined) {
+    changes.output_cost_micros = nullable(input.outputCostMicros, integerSettings.outputCostMicros);
+  }
+  if (input.maxConcurrency !== undefined) {
+    changes.max_concurrency = nullable(input.maxConcurrency, integerSettings.maxConcurrency);
+  }
+  if (input.connectTimeoutMs !== undefined) {
+    changes.connect_timeout_ms = nullable(input.connectTimeoutMs, integerSettings.connectTimeoutMs);
+  }
+  if (input.firstByteTimeoutMs !== undefined) {
+    changes.first_byte_timeout_ms = nullable(input.firstByteTimeoutMs, integerSettings.firstByteTimeoutMs);
+  }
+  if (input.idleTimeoutMs !== undefined) {
+    changes.idle_timeout_ms = nullable(input.idleTimeoutMs, integerSettings.idleTimeoutMs);
+  }
+  if (input.reservedForUserIds !== undefined) {
+    const ids = [...new Set((input.reservedForUserIds ?? []).map((id) => id.trim()).filter((id) => id !== ''))];
+    changes.reserved_for_user_ids = ids.length === 0 ? null : ids.join('\n');
+  }
+  if (input.apiVersion !== undefined) changes.api_version = input.apiVersion?.trim() || null;
+  if (input.vertexProject !== undefined) changes.vertex_project = input.vertexProject?.trim() || null;
+  if (input.vertexLocation !== undefined) changes.vertex_location = input.vertexLocation?.trim() || null;
+  return changes;
+}
+
+/** The rules across fields, on the route as it will be stored: provider-specific fields, reserved accounts. */
+export async function checkRouteRow(deps: { db: Database }, row: NewRouteRow): Promise<void> {
+  const isAzure = row.provider === 'azure';
+  const isVertex = row.provider === 'vertex';
+  if (row.api_version != null && !isAzure) {
+    throw new InvalidRequestError('An api-version applies to Azure OpenAI routes only.', { param: 'api_version' });
+  }
+  if (row.api_version != null && !apiVersionPattern.test(row.api_version)) {
+    throw new InvalidRequestError(`The api-version "${row.api_version}" is not of the form 2024-10-21 or 2025-01-01-preview.`, {
+      param: 'api_version',
+    });
+  }
+  if (!isVertex && (row.vertex_project != null || row.vertex_location != null)) {
+    throw new InvalidRequestError('A project and location apply to Vertex AI routes only.', {
+      param: row.vertex_project != null ? 'vertex_project' : 'vertex_location',
+    });
+  }
+  if (isVertex && !vertexProjectPattern.test(row.vertex_project ?? '')) {
+    throw new InvalidRequestError('A Vertex AI route needs its Google Cloud project id (6–30 of a-z, 0-9 and -).', {
+      param: 'vertex_project',
+    });
+  }
+  if (isVertex && !vertexLocationPattern.test(row.vertex_location ?? '')) {
+    throw new InvalidRequestError('A Vertex AI route needs its location, e.g. us-central1, europe-west4 or global.', {
+      param: 'vertex_location',
+    });
+  }
+  for (const userId of (row.reserved_for_user_ids ?? '').split('\n').filter((id) => id !== '')) {
+    if (!(await findUserById(deps.db, userId))) {
+      throw new InvalidRequestError(`No account has the id "${userId}".`, { param: 'reserved_for' });
+    }
+  }
+}
+
+function checkInteger(value: number, bounds: Bounds): number {
+  if (!Number.isInteger(value) || value < bounds.min || value > bounds.max) {
+    throw new InvalidRequestError(
+      `${bounds.what} must be a whole number from ${bounds.min} to ${bounds.max}, got ${String(value)}.`,
+      { param: bounds.param },
+    );
+  }
+  return value;
+}

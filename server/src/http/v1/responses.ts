@@ -1,0 +1,89 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { NotFoundError } from '../../errors/not-found-error.ts';
+import type { RateLimiter } from '../../limits/rate-limiter.ts';
+import { authenticate, type AuthenticateDeps } from '../../pipeline/authenticate.ts';
+import { checkRateLimit } from '../../pipeline/check-rate-limit.ts';
+import type { ResponseObject } from '../../responses/response-object.ts';
+import type { ResponseSink } from '../../responses/response-sink.ts';
+import { runResponse, type ResponseDeps } from '../../responses/run-response.ts';
+import { readAuthHeaders } from '../read-auth-headers.ts';
+import { createSseResponse, type SseResponse } from '../sse-response.ts';
+
+export type ResponsesRouteDeps = AuthenticateDeps &
+  ResponseDeps & {
+    rateLimiter: RateLimiter;
+    defaultRequestsPerMinute: number;
+    keepAliveIntervalMs: number;
+  };
+
+/**
+ * `POST /v1/responses`: the OpenAI Responses API over every vendor, with web search by the gateway. Stateless, so
+ * `GET /v1/responses/{id}` always answers 404 in the OpenAI error shape.
+ */
+export function registerResponsesRoutes(app: FastifyInstance, deps: ResponsesRouteDeps): void {
+  app.post('/v1/responses', async (request, reply) => {
+    const caller = await authenticate(deps, readAuthHeaders(request));
+    reply.headers(await checkRateLimit(deps, caller));
+    const http = createHttpResponseSink(request, reply, deps.keepAliveIntervalMs);
+    try {
+      await runResponse(deps, { caller, body: request.body, requestId: request.id, sink: http.sink });
+    } catch (error) {
+      if (http.sink.signal.aborted && !http.stream.isStarted) {
+        reply.hijack();
+        reply.raw.destroy();
+        return reply;
+      }
+      if (http.stream.isStarted) {
+        // runResponse answers in-stream itself; reaching here means the settlement failed after the stream began.
+        request.log.error({ err: error }, 'response stream failed after start');
+        http.stream.end();
+        return reply;
+      }
+      throw error;
+    }
+    return reply.sent ? reply : http.response();
+  });
+
+  app.get<{ Params: { id: string } }>('/v1/responses/:id', async (request) => {
+    await authenticate(deps, readAuthHeaders(request));
+    throw new NotFoundError(
+      `No response found with id '${request.params.id}'. This gateway is stateless: it never stores responses, so none can be retrieved.`,
+      { param: 'response_id' },
+    );
+  });
+}
+
+/** The ResponseSink over a Fastify reply: JSON for a Response object, named server-sent events for a stream. */
+function createHttpResponseSink(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  keepAliveIntervalMs: number,
+): { sink: ResponseSink; stream: SseResponse; response: () => ResponseObject | undefined } {
+  const controller = new AbortController();
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the connection.'));
+  });
+  let response: ResponseObject | undefined;
+  const stream = createSseResponse({ response: reply.raw, headers: {}, keepAliveIntervalMs });
+  const sink: ResponseSink = {
+    signal: controller.signal,
+    sendResponse: (value) => {
+      response = value;
+    },
+    sendEvent: (event) => {
+      if (!stream.isStarted) {
+        reply.hijack();
+        for (const [name, value] of Object.entries(reply.getHeaders())) {
+          if (value !== undefined) reply.raw.setHeader(name, value);
+        }
+        stream.start();
+      }
+      if (event.type === 'error') request.log.warn({ code: event.code }, 'response stream ended with an error');
+      // The Responses stream names each event (`event: <type>`) before its data line (wire-formats.md §2.3).
+      if (!reply.raw.writableEnded && !reply.raw.destroyed) reply.raw.write(`event: ${event.type}\n`);
+      stream.writeData(JSON.stringify(event));
+    },
+    endStream: () => stream.end(),
+  };
+  return { sink, stream, response: () => response };
+}

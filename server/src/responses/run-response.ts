@@ -1,0 +1,210 @@
+import { priceTokenUsage, type TokenUsage } from '../billing/pricing.ts';
+import type { CatalogModel, PriceList } from '../catalog/price-list.ts';
+import type { RouteTable } from '../catalog/route-table.ts';
+import type { UsageRecordRow } from '../db/schema.ts';
+import { recordFailedCall } from '../db/usage-records.ts';
+import { GatewayError } from '../errors/gateway-error.ts';
+import { UpstreamError } from '../errors/upstream-error.ts';
+import { toUnixSeconds, type Clock } from '../lib/clock.ts';
+import { microsToUsd } from '../lib/money.ts';
+import type { Caller } from '../pipeline/authenticate.ts';
+import type { CallProviderDeps } from '../pipeline/call-provider.ts';
+import { chooseRoutes } from '../pipeline/choose-routes.ts';
+import { reserveCredits, type Reservation } from '../pipeline/reserve-credits.ts';
+import { resolveModel } from '../pipeline/resolve-model.ts';
+import { settleCharge, type SettleChargeDeps } from '../pipeline/settle-charge.ts';
+import { UpstreamFailureError } from '../providers/provider-adapter.ts';
+import type { SearchEngine } from '../search/search-engine.ts';
+import { measureResponseRequest, type SearchMode } from './build-round-request.ts';
+import { parseResponsesRequest } from './parse-responses-request.ts';
+import { ResponseBuilder } from './response-builder.ts';
+import type { ResponseUsage } from './response-object.ts';
+import type { ResponseSink } from './response-sink.ts';
+import { RoundInterruptedError, runResponseRounds, type ResponseTally } from './run-response-rounds.ts';
+
+export type ResponseDeps = SettleChargeDeps & {
+  priceList: PriceList;
+  routeTable: RouteTable;
+  clock: Clock;
+  upstream: CallProviderDeps;
+  searchEngine: SearchEngine;
+};
+
+type CallContext = {
+  caller: Caller;
+  requestId: string;
+  model: CatalogModel;
+  reservation: Reservation;
+  startedAtMs: number;
+};
+
+/**
+ * `POST /v1/responses` after authentication and the rate limit: the same stages as chat (resolve the model, hold the
+ * worst case once for every round and search, choose routes, call the provider), then one settlement of the summed
+ * usage before the client sees the end, so `usage.cost` is what the ledger debited.
+ */
+export async function runResponse(
+  deps: ResponseDeps,
+  input: { caller: Caller; body: unknown; requestId: string; sink: ResponseSink },
+): Promise<void> {
+  const startedAtMs = deps.clock.nowMs();
+  const plan = parseResponsesRequest(input.body);
+  const model = resolveModel(deps, { caller: input.caller, modelId: plan.chatRequest.model, kind: 'text' });
+  const routes = chooseRoutes(deps, model);
+  const searchMode: SearchMode | undefined = plan.webSearch ? (model.supportsTools ? 'tool' : 'derived') : undefined;
+  const reservation = await reserveCredits(deps, {
+    caller: input.caller,
+    model,
+    size: measureResponseRequest(plan, { searchMode }),
+    holdId: input.requestId,
+  });
+  const context: CallContext = { caller: input.caller, requestId: input.requestId, model, reservation, startedAtMs };
+  const builder = new ResponseBuilder({
+    identity: {
+      id: deps.ids.newId('resp_'),
+      createdAtUnixSeconds: toUnixSeconds(startedAtMs),
+      model: plan.chatRequest.model,
+      settings: plan.settings,
+    },
+    newId: (prefix) => deps.ids.newId(prefix),
+    ...(plan.isStreaming ? { emit: input.sink.sendEvent } : {}),
+  });
+  const tally: ResponseTally = {
+    usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 },
+    route: undefined,
+    searchCount: 0,
+    firstTokenAtMs: undefined,
+    hasStarted: false,
+  };
+  let incompleteReason: 'max_output_tokens' | 'content_filter' | undefined;
+  try {
+    ({ incompleteReason } = await runResponseRounds(deps, {
+      plan,
+      model,
+      routes,
+      reservation,
+      searchMode,
+      builder,
+      tally,
+      requestId: input.requestId,
+      createdUnixSeconds: toUnixSeconds(startedAtMs),
+      signal: input.sink.signal,
+    }));
+  } catch (error) {
+    await handleFailure(deps, { context, tally, builder, sink: input.sink, error });
+    return;
+  }
+  const settlement = await settle(deps, context, { tally, status: 'completed', errorCode: null });
+  const response = builder.complete({
+    incompleteReason,
+    usage: toResponseUsage(tally.usage, microsToUsd(settlement.costMicros)),
+    completedAtUnixSeconds: toUnixSeconds(deps.clock.nowMs()),
+  });
+  if (plan.isStreaming) input.sink.endStream();
+  else input.sink.sendResponse(response);
+}
+
+/**
+ * Every failure after the hold. What reached the client is billed (a stream that broke off, a client that left);
+ * anything else releases the hold, records the failed call and rethrows, so the client gets an error and no charge.
+ */
+async function handleFailure(
+  deps: ResponseDeps,
+  input: { context: CallContext; tally: ResponseTally; builder: ResponseBuilder; sink: ResponseSink; error: unknown },
+): Promise<void> {
+  const { context, tally, builder, sink } = input;
+  const cause = input.error instanceof RoundInterruptedError ? input.error.reason : input.error;
+  if (!builder.isStarted || !tally.hasStarted) {
+    deps.creditHolds.release(context.reservation.hold);
+    await recordFailure(deps, context, cause, sink.signal);
+    throw cause;
+  }
+  const errorCode = sink.signal.aborted ? 'client_disconnected' : describeError(cause);
+  await settle(deps, context, { tally, status: 'interrupted', errorCode });
+  if (sink.signal.aborted) return;
+  const gatewayError = toStreamError(cause);
+  builder.fail({ code: gatewayError.code, message: gatewayError.message, param: gatewayError.param });
+  sink.endStream();
+}
+
+async function settle(
+  deps: ResponseDeps,
+  context: CallContext,
+  outcome: { tally: ResponseTally; status: UsageRecordRow['status']; errorCode: string | null },
+) {
+  const { usage, route, firstTokenAtMs } = outcome.tally;
+  return settleCharge(deps, {
+    caller: context.caller,
+    hold: context.reservation.hold,
+    costMicros: priceTokenUsage(context.model, usage),
+    usage: {
+      ...usageRecordBase(deps, context),
+      route_id: route?.id ?? null,
+      provider: route?.provider ?? null,
+      status: outcome.status,
+      error_code: outcome.errorCode,
+      input_tokens: usage.inputTokens,
+      cached_tokens: usage.cachedInputTokens,
+      output_tokens: usage.outputTokens,
+      reasoning_tokens: usage.reasoningTokens,
+      time_to_first_token_ms: firstTokenAtMs === undefined ? null : firstTokenAtMs - context.startedAtMs,
+    },
+  });
+}
+
+async function recordFailure(deps: ResponseDeps, context: CallContext, error: unknown, signal: AbortSignal) {
+  await recordFailedCall(deps.db, {
+    ...usageRecordBase(deps, context),
+    route_id: null,
+    provider: null,
+    status: 'failed',
+    error_code: signal.aborted ? 'client_disconnected' : describeError(error),
+    input_tokens: 0,
+    cached_tokens: 0,
+    output_tokens: 0,
+    reasoning_tokens: 0,
+    time_to_first_token_ms: null,
+    cost_micros: 0,
+  });
+}
+
+function usageRecordBase(deps: ResponseDeps, context: CallContext) {
+  const nowMs = deps.clock.nowMs();
+  return {
+    request_id: context.requestId,
+    user_id: context.caller.userId,
+    api_key_id: context.caller.key.id,
+    model_id: context.model.id,
+    endpoint: 'responses' as const,
+    image_count: 0,
+    latency_ms: nowMs - context.startedAtMs,
+    created_at: nowMs,
+  };
+}
+
+/** The Responses usage object: every detail the schema requires, plus what the ledger debited. */
+export function toResponseUsage(usage: TokenUsage, costUsd: number): ResponseUsage {
+  return {
+    input_tokens: usage.inputTokens,
+    input_tokens_details: { cached_tokens: usage.cachedInputTokens, cache_write_tokens: 0 },
+    output_tokens: usage.outputTokens,
+    output_tokens_details: { reasoning_tokens: usage.reasoningTokens },
+    total_tokens: usage.inputTokens + usage.outputTokens,
+    cost: costUsd,
+  };
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof GatewayError) return error.code ?? error.type;
+  if (error instanceof UpstreamFailureError) return error.failure.vendorCode ?? 'upstream_stream_error';
+  return 'stream_error';
+}
+
+function toStreamError(error: unknown): GatewayError {
+  if (error instanceof GatewayError) return error;
+  const message =
+    error instanceof UpstreamFailureError
+      ? `The upstream provider failed mid-stream: ${error.failure.message}`
+      : 'The upstream stream broke off.';
+  return new UpstreamError(message, { code: 'upstream_stream_error' });
+}

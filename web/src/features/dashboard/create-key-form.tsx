@@ -1,0 +1,109 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { CreateApiKeyRequest, CreatedApiKey } from '../../../../contract/api-keys.ts';
+import { createApiKey } from '../../api/account-api.ts';
+import { useI18n } from '../../i18n/i18n-provider.tsx';
+import { useDrafts } from '../auth/draft-provider.tsx';
+
+/** Creates a key with a name and optional limits: spend cap, expiry date, requests per minute. */
+export function CreateKeyForm(props: { onCreated: (key: CreatedApiKey) => void }) {
+  const { messages } = useI18n();
+  const text = messages.dashboard;
+  const drafts = useDrafts();
+  const [name, setNameState] = useState(() => drafts.read('key-name'));
+  const [spendCap, setSpendCap] = useState('');
+  const [expiresOn, setExpiresOn] = useState('');
+  const [requestsPerMinute, setRequestsPerMinute] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const [isWorking, setIsWorking] = useState(false);
+  const ids = { name: useId(), cap: useId(), expires: useId(), rate: useId() };
+  const setName = (value: string) => {
+    setNameState(value);
+    drafts.write('key-name', value);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (isWorking || name.trim() === '') return;
+    const request: CreateApiKeyRequest = { name: name.trim() };
+    if (spendCap.trim()) request.spend_cap_usd = spendCap.trim();
+    if (expiresOn) request.expires_at = new Date(`${expiresOn}T23:59:59`).toISOString();
+    if (requestsPerMinute.trim()) request.requests_per_minute = Number(requestsPerMinute);
+    setIsWorking(true);
+    setError(undefined);
+    try {
+      props.onCreated(await createApiKey(request));
+      setName('');
+      setSpendCap('');
+      setExpiresOn('');
+      setRequestsPerMinute('');
+    } catch (caught) {
+      setError(caught instanceof Error ? caught.message : String(caught));
+    } finally {
+      setIsWorking(false);
+    }
+  };
+
+  return (
+    <form className="key-form" onSubmit={(event) => void submit(event)}>
+      <div className="field key-form__name">
+        <label className="field__label" htmlFor={ids.name}>
+          {text.keyName}
+        </label>
+        <input
+          id={ids.name}
+          className="field__input"
+          value={name}
+          maxLength={100}
+          placeholder={text.keyNamePlaceholder}
+          onChange={(event) => setName(event.target.value)}
+          required
+        />
+      </div>
+      <div className="field">
+        <label className="field__label" htmlFor={ids.cap}>
+          {text.keySpendCap}
+        </label>
+        <input
+          id={ids.cap}
+          className="field__input"
+          inputMode="decimal"
+          value={spendCap}
+          onChange={(event) => setSpendCap(event.target.value)}
+        />
+      </div>
+      <div className="field">
+        <label className="field__label" htmlFor={ids.expires}>
+          {text.keyExpires}
+        </label>
+        <input
+          id={ids.expires}
+          className="field__input"
+          type="date"
+          value={expiresOn}
+          onChange={(event) => setExpiresOn(event.target.value)}
+        />
+      </div>
+      <div className="field">
+        <label className="field__label" htmlFor={ids.rate}>
+          {text.keyRequestsPerMinute}
+        </label>
+        <input
+          id={ids.rate}
+          className="field__input"
+          type="number"
+          min={1}
+          value={requestsPerMinute}
+          onChange={(event) => setRequestsPerMinute(event.target.value)}
+        />
+      </div>
+      <button type="submit" className="button button--primary" disabled={isWorking}>
+        {isWorking ? text.creating : text.createKey}
+      </button>
+      {error && (
+        <p className="notice notice--error key-form__error" role="alert">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
