@@ -26,6 +26,20 @@ export const publicModelSchema = z.object({
   is_simulated: z.boolean(),
   supports_tools: z.boolean(),
   supports_vision: z.boolean(),
+  /**
+   * Image models whose price depends on quality and size: the price of one image of each tier (`null`: any quality
+   * or size). Empty or absent when the model has one flat per-request price.
+   */
+  image_price_tiers: z
+    .array(
+      z.object({
+        quality: z.string().nullable(),
+        size: z.string().nullable(),
+        usd_per_request: z.number(),
+        list_usd_per_request: z.number(),
+      }),
+    )
+    .optional(),
 });
 export type PublicModel = z.infer<typeof publicModelSchema>;
 

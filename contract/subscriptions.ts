@@ -63,9 +63,7 @@ export type AccountSubscription = z.infer<typeof accountSubscriptionSchema>;
  */
 export const buySubscriptionRequestSchema = z.object({
   plan_id: z.string().min(1).max(100),
-  purchase_id: z
-    .string()
-    .regex(/^[A-Za-z0-9_.:-]{8,100}$/, '8 to 100 letters, digits or _ . : -'),
+  purchase_id: z.string().regex(/^[A-Za-z0-9_.:-]{8,100}$/, '8 to 100 letters, digits or _ . : -'),
   auto_renew: z.boolean().optional(),
 });
 export type BuySubscriptionRequest = z.infer<typeof buySubscriptionRequestSchema>;

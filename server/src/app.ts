@@ -10,6 +10,7 @@ import { registerChatRoutes, type ChatRouteDeps } from './http/api/chats.ts';
 import { registerOperatorPlanRoutes, type OperatorPlanRouteDeps } from './http/api/operator-plans.ts';
 import { registerOperatorPriceRoutes, type OperatorPriceRouteDeps } from './http/api/operator-prices.ts';
 import { registerOperatorReportRoutes, type OperatorReportRouteDeps } from './http/api/operator-reports.ts';
+import { registerOperatorRouteRoutes, type OperatorRouteDeps } from './http/api/operator-routes.ts';
 import { registerOperatorUserRoutes, type OperatorUserRouteDeps } from './http/api/operator-users.ts';
 import { registerOpenApiRoute } from './http/api/openapi.ts';
 import { registerPublicModelRoutes, type PublicModelsDeps } from './http/api/public-models.ts';
@@ -17,10 +18,13 @@ import { registerSubscriptionRoutes, type SubscriptionRouteDeps } from './http/a
 import { registerUsageRoutes, type UsageRouteDeps } from './http/api/usage.ts';
 import { registerSessionMiddleware } from './http/middleware/session.ts';
 import { registerChatCompletionRoutes, type ChatCompletionsRouteDeps } from './http/v1/chat-completions.ts';
+import { registerImageRoutes, type ImagesRouteDeps } from './http/v1/images.ts';
 import { registerKeyInfoRoutes, type KeyInfoRouteDeps } from './http/v1/key-info.ts';
+import { registerMessagesRoutes } from './http/v1/messages.ts';
 import { registerModelRoutes, type ModelsRouteDeps } from './http/v1/models.ts';
 import { registerResponsesRoutes, type ResponsesRouteDeps } from './http/v1/responses.ts';
 import { registerWebApp } from './http/web-app.ts';
+import { registerUtf8JsonBodyParser } from './http/utf8-json-body-parser.ts';
 import { writeError } from './http/write-error.ts';
 import type { IdGenerator } from './lib/ids.ts';
 
@@ -36,6 +40,7 @@ type OperatorApiDeps = Omit<
     OperatorPriceRouteDeps &
     OperatorPlanRouteDeps &
     OperatorReportRouteDeps &
+    OperatorRouteDeps &
     SubscriptionRouteDeps,
   'sessions'
 >;
@@ -47,6 +52,7 @@ export type AppDeps = HealthDeps &
   AccountApiDeps &
   KeyInfoRouteDeps &
   ChatCompletionsRouteDeps &
+  ImagesRouteDeps &
   ResponsesRouteDeps & {
     logger: Logger;
     ids: IdGenerator;
@@ -84,12 +90,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     );
   });
   app.setErrorHandler((error, request, reply) => writeError(request, reply, error));
+  registerUtf8JsonBodyParser(app);
   const sessions = registerSessionMiddleware(app, deps);
   registerMetrics(app, deps.metrics);
   registerHealthRoutes(app, deps);
   registerModelRoutes(app, deps);
   registerKeyInfoRoutes(app, deps);
   registerChatCompletionRoutes(app, deps);
+  registerImageRoutes(app, deps);
+  registerMessagesRoutes(app, deps);
   registerResponsesRoutes(app, deps);
   registerPublicModelRoutes(app, deps);
   registerAuthRoutes(app, { ...deps, sessions });
@@ -101,6 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerOperatorPriceRoutes(app, { ...deps, sessions });
   registerOperatorPlanRoutes(app, { ...deps, sessions });
   registerOperatorReportRoutes(app, { ...deps, sessions });
+  registerOperatorRouteRoutes(app, { ...deps, sessions });
   registerChatRoutes(app, { ...deps, sessions });
   registerOpenApiRoute(app, { version: deps.version, serverUrl: deps.publicBaseUrl });
   await registerWebApp(app, { distDir: deps.webDistDir });

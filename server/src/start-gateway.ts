@@ -15,12 +15,16 @@ import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { prepareDatabase } from './prepare-database.ts';
 import { watchCacheVersions } from './db/watch-cache-versions.ts';
 import { createHttpMetrics } from './http/metrics.ts';
+import { loadImagePriceTiers } from './images/image-price-tiers.ts';
+import { seedImagePriceTiers } from './images/seed-image-price-tiers.ts';
 import { systemClock } from './lib/clock.ts';
 import { cryptoIds } from './lib/ids.ts';
 import { createSecretBox } from './lib/secret-box.ts';
 import { createMemoryRateLimiter } from './limits/rate-limiter.ts';
 import { createUpstreamAgent } from './providers/shared/post-json.ts';
 import { createRedisRateLimiter } from './limits/redis-rate-limiter.ts';
+import { createRouting } from './routing/create-routing.ts';
+import { createRouteDispatchers } from './routing/route-dispatchers.ts';
 import { startWebSearch } from './search/start-web-search.ts';
 import { startSimulator, type RunningSimulator } from './simulators/start-simulator.ts';
 import { renewSubscriptions } from './subscriptions/renew-subscriptions.ts';
@@ -44,6 +48,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
   let isShuttingDown = false;
   try {
     await prepareDatabase({ db: database.db, clock: systemClock }, config);
+    await seedImagePriceTiers(database.db, seedCatalog);
   } catch (error) {
     await database.close();
     throw error;
@@ -57,10 +62,12 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
   }
   const simulator = config.isSandbox ? await startSimulator({ host: '127.0.0.1', chunkDelayMs: 15 }) : undefined;
   const priceList = await loadPriceList(database.db);
+  const imagePriceTiers = await loadImagePriceTiers(database.db);
+  const secretBox = createSecretBox(masterKey.key);
   const routeTable = await loadRouteTable({
     db: database.db,
     config,
-    secretBox: createSecretBox(masterKey.key),
+    secretBox,
     priceList,
     seedCatalog,
     simulatorUrl: simulator?.url,
@@ -79,6 +86,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
       if (name === 'api_keys') await apiKeyCache.reload();
       if (name === 'balances') await creditHolds.refresh();
       if (name === 'catalog') await priceList.reload();
+      if (name === 'catalog') await imagePriceTiers.reload();
       if (name === 'catalog' || name === 'routes') await routeTable.reload();
       if (name === 'account_terms') await accountTerms.reload();
     },
@@ -90,6 +98,15 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     onError: (error) => logger.error({ err: error }, 'subscription renewal pass failed'),
   });
   const upstreamAgent = createUpstreamAgent({ connectTimeoutMs: 10_000 });
+  const routeDispatchers = createRouteDispatchers();
+  const metrics = createHttpMetrics();
+  // Math.random only orders equally good routes when a request has no conversation to keep on one route.
+  const routing = createRouting({
+    clock: systemClock,
+    random: Math.random,
+    settings: config.routing,
+    registry: metrics.registry,
+  });
   const webSearch = await startWebSearch({ ...config.search, isSandbox: config.isSandbox, dispatcher: upstreamAgent });
   const app = await buildApp({
     db: database.db,
@@ -109,15 +126,22 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     directBaseUrl: config.directBaseUrl,
     hasConfiguredBaseUrl: config.hasConfiguredBaseUrl,
     logger,
-    metrics: createHttpMetrics(),
+    metrics,
+    routing,
+    secretBox,
+    allowPrivateUpstreams: config.allowPrivateUpstreams,
     bodyLimitBytes: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     version: packageVersion,
     webDistDir: config.webDistDir,
     keepAliveIntervalMs: config.keepAliveIntervalMs,
+    imageTimeoutMs: config.imageTimeoutMs,
+    imagePriceTiers,
     searchEngine: webSearch.engine,
     upstream: {
       dispatcher: upstreamAgent,
+      dispatcherFor: routeDispatchers.dispatcherFor,
+      routing,
       onAttemptFailed: (route, failure) =>
         logger.warn(
           { route: route.id, status: failure.status, kind: failure.kind, vendorCode: failure.vendorCode },
@@ -129,7 +153,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     watcher.stop();
-    renewals.stop();
+    await renewals.stop();
     redis?.disconnect();
     await webSearch.close();
     await simulator?.close();
@@ -145,13 +169,14 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     close: async () => {
       isShuttingDown = true;
       watcher.stop();
-      renewals.stop();
+      await renewals.stop();
       const deadline = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs);
       await app.close();
       clearTimeout(deadline);
       await redis?.quit();
       await webSearch.close();
       await upstreamAgent.close();
+      await routeDispatchers.close();
       await simulator?.close();
       await database.close();
     },

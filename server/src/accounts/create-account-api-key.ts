@@ -32,7 +32,7 @@ export async function createAccountApiKey(
     name: issued.name,
     prefix: issued.displayPrefix,
     last_four: issued.lastFour,
-    created_at: nowMs,
+    created_at: issued.createdAtMs,
     last_used_at: null,
     expires_at: expiresAt,
     spend_cap_micros: spendCapMicros,

@@ -16,12 +16,20 @@ export type IssueApiKeyInput = {
   requestsPerMinute?: number | null;
 };
 
-export type IssuedApiKey = { id: string; key: string; name: string; displayPrefix: string; lastFour: string };
+export type IssuedApiKey = {
+  id: string;
+  key: string;
+  name: string;
+  displayPrefix: string;
+  lastFour: string;
+  createdAtMs: number;
+};
 
 /** Creates a key; the full key is returned here once and never again (only its hash is stored). */
 export async function issueApiKey(deps: IssueApiKeyDeps, input: IssueApiKeyInput): Promise<IssuedApiKey> {
   const secret = generateApiKeySecret(deps.ids);
   const id = deps.ids.newId('key_');
+  const createdAtMs = deps.clock.nowMs();
   await insertApiKey(deps.db, {
     id,
     user_id: input.userId,
@@ -29,12 +37,19 @@ export async function issueApiKey(deps: IssueApiKeyDeps, input: IssueApiKeyInput
     key_hash: secret.hash,
     prefix: secret.displayPrefix,
     last_four: secret.lastFour,
-    created_at: deps.clock.nowMs(),
+    created_at: createdAtMs,
     expires_at: input.expiresAt ?? null,
     spend_cap_micros: input.spendCapMicros ?? null,
     allowed_models: input.allowedModels ? input.allowedModels.join('\n') : null,
     requests_per_minute: input.requestsPerMinute ?? null,
   });
   await bumpCacheVersion(deps.db, 'api_keys');
-  return { id, key: secret.key, name: input.name, displayPrefix: secret.displayPrefix, lastFour: secret.lastFour };
+  return {
+    id,
+    key: secret.key,
+    name: input.name,
+    displayPrefix: secret.displayPrefix,
+    lastFour: secret.lastFour,
+    createdAtMs,
+  };
 }

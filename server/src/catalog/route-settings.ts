@@ -102,9 +102,12 @@ export async function checkRouteRow(deps: { db: Database }, row: NewRouteRow): P
     throw new InvalidRequestError('An api-version applies to Azure OpenAI routes only.', { param: 'api_version' });
   }
   if (row.api_version != null && !apiVersionPattern.test(row.api_version)) {
-    throw new InvalidRequestError(`The api-version "${row.api_version}" is not of the form 2024-10-21 or 2025-01-01-preview.`, {
-      param: 'api_version',
-    });
+    throw new InvalidRequestError(
+      `The api-version "${row.api_version}" is not of the form 2024-10-21 or 2025-01-01-preview.`,
+      {
+        param: 'api_version',
+      },
+    );
   }
   if (!isVertex && (row.vertex_project != null || row.vertex_location != null)) {
     throw new InvalidRequestError('A project and location apply to Vertex AI routes only.', {

@@ -2,8 +2,10 @@ import type { Config } from '../config/config.ts';
 import type { SeedModel } from '../config/seed-catalog.ts';
 import type { Database } from '../db/database.ts';
 import { listRoutes } from '../db/routes.ts';
+import type { RouteRow } from '../db/schema.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
 import { isProviderId, type ProviderId } from '../providers/provider-id.ts';
+import type { UpstreamTimeouts } from '../providers/shared/upstream-timeouts.ts';
 import type { PriceList } from './price-list.ts';
 import { providerEndpoints } from './provider-endpoints.ts';
 
@@ -19,11 +21,24 @@ export type Route = {
   weight: number;
   /** `database` (operator-managed), `environment` (a vendor key from the config) or `sandbox` (a simulator). */
   origin: 'database' | 'environment' | 'sandbox';
+  /** What the upstream charges us, micro-USD per 1M tokens, when the operator entered it. */
+  inputCostMicros?: number;
+  outputCostMicros?: number;
+  /** Most calls in flight on this route per node. */
+  maxConcurrency?: number;
+  /** Overrides of the default upstream timeouts. */
+  timeouts?: Partial<UpstreamTimeouts>;
+  /** The accounts this route is reserved for (a dedicated channel); absent: every account. */
+  reservedForUserIds?: readonly string[];
+  /** Azure OpenAI's api-version. */
+  apiVersion?: string;
 };
 
 export type RouteTable = {
   /** Enabled routes of a model, best priority first. */
   routesFor: (modelId: string) => readonly Route[];
+  /** Every enabled route of every model. */
+  allRoutes: () => readonly Route[];
   /** Whether every route of the model is a simulator. */
   isSimulated: (modelId: string) => boolean;
   reload: () => Promise<void>;
@@ -51,17 +66,7 @@ export async function loadRouteTable(deps: RouteTableDeps): Promise<RouteTable> 
     const add = (route: Route) => next.set(route.modelId, [...(next.get(route.modelId) ?? []), route]);
     for (const row of await listRoutes(deps.db)) {
       if (row.enabled !== 1 || !isProviderId(row.provider)) continue;
-      add({
-        id: row.id,
-        modelId: row.model_id,
-        provider: row.provider,
-        baseUrl: row.base_url,
-        credential: row.credential_ciphertext ? deps.secretBox.open(row.credential_ciphertext) : undefined,
-        upstreamModel: row.upstream_model,
-        priority: row.priority,
-        weight: row.weight,
-        origin: 'database',
-      });
+      add(convertRouteRow(row, { provider: row.provider, secretBox: deps.secretBox }));
     }
     for (const model of deps.priceList.list()) {
       const seed = seedById.get(model.id);
@@ -82,12 +87,46 @@ export async function loadRouteTable(deps: RouteTableDeps): Promise<RouteTable> 
   await reload();
   return {
     routesFor: (modelId) => byModel.get(modelId) ?? [],
+    allRoutes: () => [...byModel.values()].flat(),
     isSimulated: (modelId) => {
       const routes = byModel.get(modelId) ?? [];
       return routes.length > 0 && routes.every((route) => route.origin === 'sandbox');
     },
     reload,
   };
+}
+
+function convertRouteRow(row: RouteRow, input: { provider: ProviderId; secretBox: SecretBox }): Route {
+  const timeouts: Partial<UpstreamTimeouts> = {};
+  if (row.connect_timeout_ms !== null) timeouts.connectTimeoutMs = row.connect_timeout_ms;
+  if (row.first_byte_timeout_ms !== null) timeouts.firstByteTimeoutMs = row.first_byte_timeout_ms;
+  if (row.idle_timeout_ms !== null) timeouts.idleTimeoutMs = row.idle_timeout_ms;
+  const reservedForUserIds = (row.reserved_for_user_ids ?? '').split('\n').filter((id) => id !== '');
+  return {
+    id: row.id,
+    modelId: row.model_id,
+    provider: input.provider,
+    baseUrl: composeBaseUrl(row),
+    credential: row.credential_ciphertext ? input.secretBox.open(row.credential_ciphertext) : undefined,
+    upstreamModel: row.upstream_model,
+    priority: row.priority,
+    weight: row.weight,
+    origin: 'database',
+    ...(row.input_cost_micros === null ? {} : { inputCostMicros: row.input_cost_micros }),
+    ...(row.output_cost_micros === null ? {} : { outputCostMicros: row.output_cost_micros }),
+    ...(row.max_concurrency === null ? {} : { maxConcurrency: row.max_concurrency }),
+    ...(Object.keys(timeouts).length === 0 ? {} : { timeouts }),
+    ...(reservedForUserIds.length === 0 ? {} : { reservedForUserIds }),
+    ...(row.api_version === null ? {} : { apiVersion: row.api_version }),
+  };
+}
+
+/** A Vertex AI route's calls go under its project and location; the adapter appends the model and method. */
+function composeBaseUrl(row: RouteRow): string {
+  if (row.provider !== 'vertex' || row.vertex_project === null || row.vertex_location === null) return row.base_url;
+  const project = encodeURIComponent(row.vertex_project);
+  const location = encodeURIComponent(row.vertex_location);
+  return `${row.base_url}/v1/projects/${project}/locations/${location}`;
 }
 
 function seedRoute(input: {

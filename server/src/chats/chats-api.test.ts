@@ -291,6 +291,20 @@ for (const databaseKind of databaseKinds) {
       assert.equal(status, 401, 'the key is refused after sign-out');
       assert.equal((await models(othersKey.key)).status, 200, 'other sessions keep theirs');
     });
+
+    test('the OpenAPI document describes every chat endpoint', async () => {
+      const document = (await (await fetch(`${url}/api/openapi.json`)).json()) as {
+        paths: Record<string, Record<string, unknown>>;
+      };
+      assert.deepEqual(Object.keys(document.paths['/api/chats/vault'] ?? {}).sort(), ['get', 'put']);
+      assert.deepEqual(Object.keys(document.paths['/api/chats/conversations'] ?? {}), ['get']);
+      assert.deepEqual(Object.keys(document.paths['/api/chats/conversations/{id}'] ?? {}).sort(), [
+        'delete',
+        'get',
+        'put',
+      ]);
+      assert.deepEqual(Object.keys(document.paths['/api/chat-key'] ?? {}), ['post']);
+    });
   });
 }
 

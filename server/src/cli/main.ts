@@ -18,8 +18,12 @@ const usage = `usage: npm run cli -- <command>
   user create --email E --password P [--admin] [--balance-usd N]
   key create --email E [--name N]
   balance credit --email E --usd N --reason R [--idempotency-key K]
-  route add --model M --provider P --base-url U --api-key K [--upstream-model X] [--priority N] [--weight N]
+  route add --model M --provider P --base-url U --api-key K [--upstream-model X] [route settings]
+  route update --id ID [--base-url U] [--api-key K] [--upstream-model X] [route settings]
   route list | route disable --id ID | route enable --id ID
+    route settings: [--priority N] [--weight N] [--input-cost-usd N] [--output-cost-usd N] [--max-concurrency N]
+      [--connect-timeout-ms N] [--first-byte-timeout-ms N] [--idle-timeout-ms N] [--reserved-for USER_ID,…]
+      [--api-version V (azure)] [--vertex-project P --vertex-location L (vertex)]; "none" clears a setting
   model list | model set-price --model M [--input-usd N] [--output-usd N] [--cached-input-usd N] [--per-request-usd N] [--reason R]`;
 
 type Command = (context: CliContext, action: string | undefined, args: readonly string[]) => Promise<void>;

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { RoutingSettings } from '../routing/routing-settings.ts';
 
 /** Vendor credentials the gateway reads from the environment; each one configures a live route family. */
 export const vendorCredentialKeys = [
@@ -43,6 +44,7 @@ const environmentSchema = z.object({
   DEFAULT_DISCOUNT_PERCENT: z.coerce.number().min(0).max(90).default(20),
   DEFAULT_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   KEEPALIVE_INTERVAL_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  IMAGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(900_000).default(300_000),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
   BODY_LIMIT_BYTES: z.coerce
     .number()
@@ -51,6 +53,12 @@ const environmentSchema = z.object({
     .max(100 * 1024 * 1024)
     .default(20 * 1024 * 1024),
   ALLOW_PRIVATE_UPSTREAMS: booleanText.default(false),
+  ROUTE_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  ROUTE_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(1).max(3_600_000).default(30_000),
+  ROUTE_RETRY_BUDGET_PERCENT: z.coerce.number().min(0).max(100).default(20),
+  ROUTE_RETRY_BUDGET_FLOOR: z.coerce.number().int().min(0).max(1_000_000).default(10),
+  ROUTE_DEADLINE_MS: z.coerce.number().int().min(100).max(3_600_000).default(600_000),
+  ROUTE_MAX_COOLING_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
   SEARCH_ENGINE: z.enum(['searxng', 'brave', 'tavily', 'exa']).optional(),
   SEARCH_BASE_URL: optionalUrl,
   SEARCH_API_KEY: z.string().min(1).optional(),
@@ -92,11 +100,15 @@ export type Config = {
   readonly defaultRequestsPerMinute: number;
   /** Silence after which a stream gets a `: keep-alive` comment. */
   readonly keepAliveIntervalMs: number;
+  /** How long one upstream route may take to deliver every image of a request (polls and downloads included). */
+  readonly imageTimeoutMs: number;
   readonly shutdownGraceMs: number;
   readonly bodyLimitBytes: number;
   /** Which proxies to believe for the client address and protocol (Fastify's `trustProxy`). */
   readonly trustProxy: boolean | number | string;
   readonly allowPrivateUpstreams: boolean;
+  /** Circuit breaker, retry budget, deadline and cooling limits of upstream routing (docs/routing.md). */
+  readonly routing: RoutingSettings;
   readonly webDistDir: string;
   readonly vendorCredentials: Readonly<Partial<Record<VendorCredentialKey, string>>>;
   /**
@@ -156,10 +168,22 @@ export function parseConfig(environment: Readonly<Record<string, string | undefi
     defaultDiscountBasisPoints: Math.round(values.DEFAULT_DISCOUNT_PERCENT * 100),
     defaultRequestsPerMinute: values.DEFAULT_REQUESTS_PER_MINUTE,
     keepAliveIntervalMs: values.KEEPALIVE_INTERVAL_MS,
+    imageTimeoutMs: values.IMAGE_TIMEOUT_MS,
     shutdownGraceMs: values.SHUTDOWN_GRACE_MS,
     bodyLimitBytes: values.BODY_LIMIT_BYTES,
     trustProxy: parseTrustProxy(values.TRUST_PROXY),
     allowPrivateUpstreams: values.ALLOW_PRIVATE_UPSTREAMS,
+    routing: Object.freeze({
+      breaker: { failureThreshold: values.ROUTE_BREAKER_FAILURES, coolDownMs: values.ROUTE_BREAKER_COOLDOWN_MS },
+      retryBudget: {
+        ratio: values.ROUTE_RETRY_BUDGET_PERCENT / 100,
+        floorPerWindow: values.ROUTE_RETRY_BUDGET_FLOOR,
+        windowMs: 10_000,
+      },
+      deadlineMs: values.ROUTE_DEADLINE_MS,
+      maxCoolingMs: values.ROUTE_MAX_COOLING_MS,
+      ewmaSmoothing: 0.2,
+    }),
     webDistDir: path.resolve(values.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../../web/dist')),
     vendorCredentials: Object.freeze(vendorCredentials),
     search: Object.freeze({

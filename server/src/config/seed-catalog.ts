@@ -9,7 +9,17 @@ export type SeedModel = {
   readonly id: string;
   readonly displayName: string;
   /** The vendor family shown on the models page. */
-  readonly family: 'OpenAI' | 'Anthropic' | 'Google' | 'DeepSeek' | 'xAI' | 'Mistral' | 'Meta' | 'Qwen' | 'Moonshot';
+  readonly family:
+    | 'OpenAI'
+    | 'Anthropic'
+    | 'Google'
+    | 'DeepSeek'
+    | 'xAI'
+    | 'Mistral'
+    | 'Meta'
+    | 'Qwen'
+    | 'Moonshot'
+    | 'Black Forest Labs';
   readonly kind: 'text' | 'image';
   readonly contextLength: number;
   readonly maxOutputTokens: number;
@@ -24,6 +34,15 @@ export type SeedModel = {
     readonly outputPerMillion?: number;
     readonly cachedInputPerMillion?: number;
     readonly perRequest?: number;
+    /**
+     * Image models whose vendor price depends on quality and size: the per-image list price of each, `perRequest`
+     * being the default one. Omitted quality or size means any.
+     */
+    readonly perRequestTiers?: readonly {
+      readonly quality?: string;
+      readonly size?: string;
+      readonly perRequest: number;
+    }[];
   };
 };
 
@@ -161,7 +180,21 @@ export const seedCatalog: readonly SeedModel[] = [
     upstreamModel: 'gpt-image-1',
     supportsTools: false,
     supportsVision: true,
-    listPriceUsd: { perRequest: 0.042 },
+    // https://platform.openai.com/docs/pricing (image generation, per image)
+    listPriceUsd: {
+      perRequest: 0.042,
+      perRequestTiers: [
+        { quality: 'low', size: '1024x1024', perRequest: 0.011 },
+        { quality: 'low', size: '1024x1536', perRequest: 0.016 },
+        { quality: 'low', size: '1536x1024', perRequest: 0.016 },
+        { quality: 'medium', size: '1024x1024', perRequest: 0.042 },
+        { quality: 'medium', size: '1024x1536', perRequest: 0.063 },
+        { quality: 'medium', size: '1536x1024', perRequest: 0.063 },
+        { quality: 'high', size: '1024x1024', perRequest: 0.167 },
+        { quality: 'high', size: '1024x1536', perRequest: 0.25 },
+        { quality: 'high', size: '1536x1024', perRequest: 0.25 },
+      ],
+    },
   },
   {
     id: 'dall-e-3',
@@ -174,7 +207,17 @@ export const seedCatalog: readonly SeedModel[] = [
     upstreamModel: 'dall-e-3',
     supportsTools: false,
     supportsVision: false,
-    listPriceUsd: { perRequest: 0.04 },
+    listPriceUsd: {
+      perRequest: 0.04,
+      perRequestTiers: [
+        { quality: 'standard', size: '1024x1024', perRequest: 0.04 },
+        { quality: 'standard', size: '1792x1024', perRequest: 0.08 },
+        { quality: 'standard', size: '1024x1792', perRequest: 0.08 },
+        { quality: 'hd', size: '1024x1024', perRequest: 0.08 },
+        { quality: 'hd', size: '1792x1024', perRequest: 0.12 },
+        { quality: 'hd', size: '1024x1792', perRequest: 0.12 },
+      ],
+    },
   },
   {
     ...text,
@@ -297,6 +340,34 @@ export const seedCatalog: readonly SeedModel[] = [
     supportsTools: false,
     supportsVision: false,
     listPriceUsd: { perRequest: 0.04 },
+  },
+  {
+    // BFL bills FLUX1.1 [pro] at 4 credits ($0.04) per image (https://docs.bfl.ai/quick_start/pricing).
+    id: 'flux-pro-1.1',
+    displayName: 'FLUX1.1 [pro]',
+    family: 'Black Forest Labs',
+    kind: 'image',
+    contextLength: 512,
+    maxOutputTokens: 0,
+    provider: 'bfl',
+    upstreamModel: 'flux-pro-1.1',
+    supportsTools: false,
+    supportsVision: false,
+    listPriceUsd: { perRequest: 0.04 },
+  },
+  {
+    // FLUX.1 [dev] on BFL's API: 2.5 credits ($0.025) per image.
+    id: 'flux-dev',
+    displayName: 'FLUX.1 [dev]',
+    family: 'Black Forest Labs',
+    kind: 'image',
+    contextLength: 512,
+    maxOutputTokens: 0,
+    provider: 'bfl',
+    upstreamModel: 'flux-dev',
+    supportsTools: false,
+    supportsVision: false,
+    listPriceUsd: { perRequest: 0.025 },
   },
   {
     ...text,

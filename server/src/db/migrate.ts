@@ -5,6 +5,7 @@ import * as sessions from './migrations/0003-sessions.ts';
 import * as routeSettings from './migrations/0004-route-settings.ts';
 import * as encryptedChats from './migrations/0005-encrypted-chats.ts';
 import * as operatorAndSubscriptions from './migrations/0006-operator-and-subscriptions.ts';
+import * as imagePriceTiers from './migrations/0007-image-price-tiers.ts';
 
 /** Forward-only migrations, in order. Written with Kysely's schema builder so one file serves SQLite and PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0004-route-settings': routeSettings,
   '0005-encrypted-chats': encryptedChats,
   '0006-operator-and-subscriptions': operatorAndSubscriptions,
+  '0007-image-price-tiers': imagePriceTiers,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -21,7 +21,11 @@ export async function summarizeDailyRevenue(
   const rows = await db
     .selectFrom('ledger_entries')
     .innerJoin('ledger_transactions', 'ledger_transactions.id', 'ledger_entries.transaction_id')
-    .select([day.as('day_number'), 'ledger_entries.account', sql<number>`sum(ledger_entries.amount_micros)`.as('total')])
+    .select([
+      day.as('day_number'),
+      'ledger_entries.account',
+      sql<number>`sum(ledger_entries.amount_micros)`.as('total'),
+    ])
     .where('ledger_entries.account', 'in', Object.values(revenueLedgerAccounts))
     .where('ledger_transactions.created_at', '>=', input.fromMs)
     .where('ledger_transactions.created_at', '<', input.toMs)

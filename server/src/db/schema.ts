@@ -240,6 +240,14 @@ export type SubscriptionsTable = {
   updated_at: number;
 };
 
+/** A per-image list price of an image model for one quality and size; `*` matches any. */
+export type ImagePriceTiersTable = {
+  model_id: string;
+  quality: string;
+  size: string;
+  list_per_request_micros: number;
+};
+
 export type DatabaseSchema = {
   account_terms: AccountTermsTable;
   account_model_prices: AccountModelPricesTable;
@@ -259,6 +267,7 @@ export type DatabaseSchema = {
   ledger_transactions: LedgerTransactionsTable;
   ledger_entries: LedgerEntriesTable;
   cache_versions: CacheVersionsTable;
+  image_price_tiers: ImagePriceTiersTable;
 };
 
 export type UserRow = Selectable<UsersTable>;

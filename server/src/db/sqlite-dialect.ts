@@ -1,4 +1,4 @@
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 
 /**
@@ -11,24 +11,52 @@ export function createNodeSqliteDialect(filePath: string): { dialect: SqliteDial
   database.exec('PRAGMA synchronous = NORMAL');
   database.exec('PRAGMA busy_timeout = 5000');
   database.exec('PRAGMA foreign_keys = ON');
+  const statements = createStatementCache(database);
   const adapter: SqliteDatabase = {
     close: () => database.close(),
-    prepare: (sql) => adaptStatement(database, sql),
+    prepare: (sql) => adaptStatement(database, statements, sql),
   };
   return { dialect: new SqliteDialect({ database: adapter }), database };
 }
 
-function adaptStatement(database: DatabaseSync, sql: string): SqliteStatement {
-  const statement = database.prepare(sql);
+const maxCachedStatements = 500;
+
+type CachedStatement = { statement: StatementSync; isReader: boolean };
+
+/**
+ * Kysely prepares every query it runs; compiling the same SQL again on each request cost about a tenth of a
+ * millisecond per settlement (bench/, docs/benchmarks.md). Statements are kept by SQL text, the oldest dropped first
+ * past the bound; SQLite re-compiles a kept statement by itself after a schema change.
+ */
+function createStatementCache(database: DatabaseSync): (sql: string) => CachedStatement {
+  const cache = new Map<string, CachedStatement>();
+  return (sql) => {
+    const cached = cache.get(sql);
+    if (cached) return cached;
+    const statement = database.prepare(sql);
+    const entry = { statement, isReader: statement.columns().length > 0 };
+    cache.set(sql, entry);
+    if (cache.size > maxCachedStatements) cache.delete(cache.keys().next().value ?? sql);
+    return entry;
+  };
+}
+
+function adaptStatement(
+  database: DatabaseSync,
+  statements: (sql: string) => CachedStatement,
+  sql: string,
+): SqliteStatement {
+  const { statement, isReader } = statements(sql);
   const toInputs = (parameters: ReadonlyArray<unknown>) => parameters.map(toSqliteValue);
   return {
-    reader: statement.columns().length > 0,
+    reader: isReader,
     all: (parameters) => statement.all(...toInputs(parameters)),
     run: (parameters) => {
       const result = statement.run(...toInputs(parameters));
       return { changes: result.changes, lastInsertRowid: result.lastInsertRowid };
     },
-    iterate: (parameters) => statement.iterate(...toInputs(parameters)),
+    // An iterator keeps its statement busy until it is drained, so streaming reads get a statement of their own.
+    iterate: (parameters) => database.prepare(sql).iterate(...toInputs(parameters)),
   };
 }
 

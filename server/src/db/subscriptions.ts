@@ -19,7 +19,10 @@ export async function listActiveSubscriptions(db: Database, nowMs: number): Prom
 }
 
 /** Auto-renewing subscriptions whose period has ended by `nowMs`, soonest first. */
-export async function listDueRenewals(db: Database, input: { nowMs: number; limit: number }): Promise<SubscriptionRow[]> {
+export async function listDueRenewals(
+  db: Database,
+  input: { nowMs: number; limit: number },
+): Promise<SubscriptionRow[]> {
   return db
     .selectFrom('subscriptions')
     .selectAll()

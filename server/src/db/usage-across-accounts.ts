@@ -71,7 +71,11 @@ export async function summarizeUsageByModel(db: Database, filter: OperatorUsageF
   if (filter.toMs !== undefined) query = query.where('created_at', '<', filter.toMs);
   if (filter.modelId !== undefined) query = query.where('model_id', '=', filter.modelId);
   if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
-  const rows = await query.groupBy('model_id').orderBy(sql`sum(cost_micros)`, 'desc').orderBy('model_id').execute();
+  const rows = await query
+    .groupBy('model_id')
+    .orderBy(sql`sum(cost_micros)`, 'desc')
+    .orderBy('model_id')
+    .execute();
   return rows.map((row) => ({
     modelId: row.model_id,
     requests: Number(row.requests),

@@ -18,7 +18,12 @@ export async function searchUsers(
     const pattern = `%${input.emailContains.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
     query = query.where(sql<boolean>`lower(email) like ${pattern} escape '\\'`);
   }
-  const rows = await query.orderBy('created_at', 'desc').orderBy('id').limit(input.limit).offset(input.offset).execute();
+  const rows = await query
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(input.limit)
+    .offset(input.offset)
+    .execute();
   return rows.map(toDirectoryUser);
 }
 

@@ -8,6 +8,8 @@ import type { ServerResponse } from 'node:http';
 export type SseResponse = {
   start: () => void;
   writeData: (json: string) => void;
+  /** A named event (`event:` line), as Anthropic's Messages stream uses. */
+  writeEvent: (name: string, json: string) => void;
   writeDone: () => void;
   end: () => void;
   readonly isStarted: boolean;
@@ -45,6 +47,7 @@ export function createSseResponse(input: {
       timer.unref();
     },
     writeData: (json) => write(`data: ${json}\n\n`),
+    writeEvent: (name, json) => write(`event: ${name}\ndata: ${json}\n\n`),
     writeDone: () => write('data: [DONE]\n\n'),
     end: () => {
       clearInterval(timer);

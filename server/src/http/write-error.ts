@@ -35,12 +35,18 @@ export function toGatewayError(error: unknown): GatewayError {
   return new InternalError('The server had an error while processing your request.', { cause: error });
 }
 
-export function writeError(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+/** `toBody` lets an API with its own error shape (Anthropic's `/v1/messages`) keep the same statuses and headers. */
+export function writeError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: unknown,
+  toBody: (error: GatewayError) => object = toErrorBody,
+): FastifyReply {
   const gatewayError = toGatewayError(error);
   if (gatewayError instanceof InternalError) {
     request.log.error({ err: gatewayError.cause ?? gatewayError }, 'request failed');
   }
   reply.status(gatewayError.status).headers(gatewayError.headers);
   if (gatewayError.status >= 500) reply.header('x-should-retry', gatewayError.status === 500 ? 'false' : 'true');
-  return reply.send(toErrorBody(gatewayError));
+  return reply.send(toBody(gatewayError));
 }

@@ -18,11 +18,21 @@ export function checkImageRequest(request: ImageRequest, profile: ImageProfile):
   const size = checkSize(request, profile.sizes);
   const quality = request.quality ?? undefined;
   if (quality !== undefined && quality !== 'auto' && !profile.qualities.includes(quality)) {
-    throw unsupported({ param: 'quality', value: quality, model: request.model, allowed: ['auto', ...profile.qualities] });
+    throw unsupported({
+      param: 'quality',
+      value: quality,
+      model: request.model,
+      allowed: ['auto', ...profile.qualities],
+    });
   }
   const outputFormat = request.output_format ?? undefined;
   if (outputFormat !== undefined && !profile.outputFormats.includes(outputFormat)) {
-    throw unsupported({ param: 'output_format', value: outputFormat, model: request.model, allowed: profile.outputFormats });
+    throw unsupported({
+      param: 'output_format',
+      value: outputFormat,
+      model: request.model,
+      allowed: profile.outputFormats,
+    });
   }
   const responseFormat = request.response_format ?? (profile.url === 'default' ? 'url' : 'b64_json');
   if (responseFormat === 'url' && profile.url === 'none') {

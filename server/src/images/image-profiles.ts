@@ -14,6 +14,8 @@ export type ImageProfile = {
   maximumCount: number;
   /** Accepted `quality` values; `auto` is always accepted. */
   qualities: readonly string[];
+  /** The quality the vendor draws when none is given, when it is a fixed one (DALL·E: `standard`). */
+  defaultQuality?: string;
   outputFormats: readonly ('png' | 'jpeg' | 'webp')[];
   /** Whether the upstream hands out image URLs (`response_format: "url"`), and whether that is its default. */
   url: 'none' | 'optional' | 'default';
@@ -84,6 +86,7 @@ const profiles: Readonly<Record<string, ImageProfile>> = {
     sizes: { kind: 'list', sizes: ['1024x1024', '1792x1024', '1024x1792'], allowsAuto: false },
     maximumCount: 1,
     qualities: ['standard', 'hd'],
+    defaultQuality: 'standard',
     outputFormats: ['png'],
     url: 'default',
     options: ['style', 'user'],
@@ -93,6 +96,7 @@ const profiles: Readonly<Record<string, ImageProfile>> = {
     sizes: { kind: 'list', sizes: ['1024x1024', '256x256', '512x512'], allowsAuto: false },
     maximumCount: 10,
     qualities: ['standard'],
+    defaultQuality: 'standard',
     outputFormats: ['png'],
     url: 'default',
     options: ['user'],

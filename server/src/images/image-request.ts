@@ -8,7 +8,7 @@ import { z } from 'zod';
  */
 export const imageRequestSchema = z.strictObject({
   model: z.string().min(1),
-  prompt: z.string().trim().min(1, 'the prompt must not be empty'),
+  prompt: z.string().refine((prompt) => prompt.trim() !== '', 'the prompt must not be empty'),
   n: z.number().int().nullable().optional(),
   size: z.string().nullable().optional(),
   quality: z.string().nullable().optional(),

@@ -127,7 +127,32 @@ export const chatRequestSchema = z
     user: z.string().optional(),
     metadata: z.record(z.string(), z.string()).nullable().optional(),
   })
-  .loose();
+  .loose()
+  .superRefine((request, context) => {
+    const problem = findUnansweredToolMessage(request.messages);
+    if (problem) context.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+  });
+
+/**
+ * Every `tool` message must answer a call of the assistant message just before it (only other tool messages in
+ * between), as OpenAI and Anthropic require; checked here so no vendor is called with a history it will refuse.
+ */
+function findUnansweredToolMessage(
+  messages: readonly z.infer<typeof chatMessageSchema>[],
+): { path: PropertyKey[]; message: string } | undefined {
+  let openCallIds = new Set<string>();
+  for (const [index, message] of messages.entries()) {
+    if (message.role === 'assistant') openCallIds = new Set((message.tool_calls ?? []).map((call) => call.id));
+    else if (message.role !== 'tool') openCallIds = new Set();
+    else if (!openCallIds.has(message.tool_call_id)) {
+      return {
+        path: ['messages', index, 'tool_call_id'],
+        message: 'no tool call with this id in the assistant message before it',
+      };
+    }
+  }
+  return undefined;
+}
 
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
 export type ChatMessage = z.infer<typeof chatMessageSchema>;

@@ -9,6 +9,11 @@ export function parseWireRequest<Schema extends z.ZodType>(schema: Schema, body:
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new InvalidRequestError('The request body must be a JSON object.', { code: 'invalid_json' });
   }
+  const tooDeepField = findTooDeepField(body);
+  if (tooDeepField !== undefined) {
+    const message = `Invalid value for '${tooDeepField}': nested deeper than ${maxNestingDepth} levels.`;
+    throw new InvalidRequestError(message, { param: tooDeepField });
+  }
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
@@ -19,6 +24,27 @@ export function parseWireRequest<Schema extends z.ZodType>(schema: Schema, body:
     isMissing ? `Missing required parameter: '${param}'.` : `Invalid value for '${param}': ${detail}.`,
     { param: param || null, code: isMissing ? 'missing_required_parameter' : 'invalid_value' },
   );
+}
+
+/**
+ * JSON nests far deeper than any real request needs (a strict JSON schema allows 10 levels); refusing more keeps
+ * recursive code further on (schema checks, serialising the upstream body) from running out of stack.
+ */
+const maxNestingDepth = 128;
+
+/** The top-level field whose value nests deeper than `maxNestingDepth`; walks with its own stack, never recursion. */
+function findTooDeepField(body: object): string | undefined {
+  const pending: Array<{ value: unknown; depth: number; field: string }> = Object.entries(body).map(
+    ([field, value]) => ({ value, depth: 2, field }),
+  );
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (typeof next.value !== 'object' || next.value === null) continue;
+    if (next.depth > maxNestingDepth) return next.field;
+    for (const child of Object.values(next.value)) {
+      pending.push({ value: child, depth: next.depth + 1, field: next.field });
+    }
+  }
+  return undefined;
 }
 
 function formatParam(path: readonly PropertyKey[]): string {

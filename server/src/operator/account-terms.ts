@@ -83,7 +83,10 @@ async function readSnapshot(deps: { db: Database; clock: Clock }): Promise<Snaps
     ),
     modelPrices,
     subscriptions: new Map(
-      subscriptions.map((row) => [row.user_id, { basisPoints: row.discount_basis_points, expiresAtMs: row.expires_at }]),
+      subscriptions.map((row) => [
+        row.user_id,
+        { basisPoints: row.discount_basis_points, expiresAtMs: row.expires_at },
+      ]),
     ),
   };
 }

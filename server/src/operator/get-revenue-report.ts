@@ -16,7 +16,10 @@ const maxDays = 400;
  * records, over `[from, to)` (default: the last 30 days up to the end of today). Days without income are listed
  * with zeros so a chart has no gaps.
  */
-export async function getRevenueReport(deps: { db: Database; clock: Clock }, query: RevenueQuery): Promise<RevenueReport> {
+export async function getRevenueReport(
+  deps: { db: Database; clock: Clock },
+  query: RevenueQuery,
+): Promise<RevenueReport> {
   const filter = parseUsageFilter('', query);
   const endOfToday = (Math.floor(deps.clock.nowMs() / msPerDay) + 1) * msPerDay;
   const toMs = filter.toMs ?? endOfToday;

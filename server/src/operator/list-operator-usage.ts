@@ -8,10 +8,7 @@ import { microsToUsd } from '../lib/money.ts';
 const defaultLimit = 50;
 
 /** Every account's calls, newest first, filtered by time, model and account, a page at a time. */
-export async function listOperatorUsage(
-  deps: { db: Database },
-  query: OperatorUsageQuery,
-): Promise<OperatorUsagePage> {
+export async function listOperatorUsage(deps: { db: Database }, query: OperatorUsageQuery): Promise<OperatorUsagePage> {
   const { fromMs, toMs, modelId } = parseUsageFilter('', query);
   const limit = query.limit ?? defaultLimit;
   const rows = await listUsageAcrossAccounts(deps.db, {

@@ -24,7 +24,10 @@ export async function listOperatorUsers(deps: OperatorReadDeps, query: OperatorU
 }
 
 /** Adds each account's terms and subscription to its directory row. */
-export async function toOperatorUsers(deps: OperatorReadDeps, users: readonly DirectoryUser[]): Promise<OperatorUser[]> {
+export async function toOperatorUsers(
+  deps: OperatorReadDeps,
+  users: readonly DirectoryUser[],
+): Promise<OperatorUser[]> {
   const userIds = users.map((user) => user.id);
   const [terms, subscriptions, plans] = await Promise.all([
     listAccountTerms(deps.db, userIds),

@@ -12,7 +12,11 @@ import { getProviderAdapter } from '../providers/registry.ts';
 import { parseSse } from '../providers/shared/parse-sse.ts';
 import { postJson } from '../providers/shared/post-json.ts';
 import { readUpstreamBody } from '../providers/shared/read-upstream-body.ts';
-import { defaultUpstreamTimeouts } from '../providers/shared/upstream-timeouts.ts';
+import { defaultUpstreamTimeouts, type UpstreamTimeouts } from '../providers/shared/upstream-timeouts.ts';
+import type { Routing, TrackedAttempt } from '../routing/create-routing.ts';
+import type { RouteHealthView } from '../routing/route-health.ts';
+import { describeAttemptOutcome } from './describe-attempt-outcome.ts';
+import { trackStreamHealth } from './track-stream-health.ts';
 
 export type ProviderCall =
   | { kind: 'completion'; completion: ChatCompletion; route: Route; attemptCount: number }
@@ -26,38 +30,65 @@ export type ProviderCall =
 
 export type CallProviderDeps = {
   dispatcher: Dispatcher;
-  /** Told about each failed attempt (for logs and route health); never sees request text. */
+  /** The dispatcher of a route whose connect timeout differs from the default (undici sets it per pool). */
+  dispatcherFor?: (connectTimeoutMs: number) => Dispatcher;
+  /** Told about each failed attempt (for logs); never sees request text. */
   onAttemptFailed?: (route: Route, failure: UpstreamFailure) => void;
+  /** Route health, the routing policy, the retry budget and the metrics (docs/routing.md). */
+  routing?: Routing;
+};
+
+export type CallProviderInput = {
+  routes: readonly Route[];
+  request: ChatRequest;
+  model: CatalogModel;
+  isStreaming: boolean;
+  signal: AbortSignal;
+  requestId: string;
+  createdUnixSeconds: number;
+  /** The calling account: it may use the routes reserved for it, and scopes conversation affinity. */
+  userId?: string;
 };
 
 const maxErrorBodyBytes = 64 * 1024;
 
 /**
- * Tries the routes in order and returns the first answer. A route that fails before anything was produced
- * (connection error, timeout, 429, 5xx, our credential refused, a malformed answer or an error as the first stream
- * event) is followed by the next one; a failure caused by the request itself is returned at once. A streamed answer
- * counts as produced when its first chunk has arrived: from then on nothing is retried.
+ * Tries the routes in the order of the routing policy and returns the first answer. A route that fails before
+ * anything was produced (connection error, timeout, 429, 5xx, our credential refused, a malformed answer or an error
+ * as the first stream event) is followed by the next one, while the request's deadline and the node's retry budget
+ * allow; a failure caused by the request itself is returned at once. A streamed answer counts as produced when its
+ * first chunk has arrived: from then on nothing is retried. Every attempt feeds the route's health.
  */
-export async function callProvider(
-  deps: CallProviderDeps,
-  input: {
-    routes: readonly Route[];
-    request: ChatRequest;
-    model: CatalogModel;
-    isStreaming: boolean;
-    signal: AbortSignal;
-    requestId: string;
-    createdUnixSeconds: number;
-  },
-): Promise<ProviderCall> {
+export async function callProvider(deps: CallProviderDeps, input: CallProviderInput): Promise<ProviderCall> {
+  const routing = deps.routing;
+  const order = routing
+    ? routing.order({ routes: input.routes, userId: input.userId ?? '', request: input.request })
+    : { ordered: [...input.routes], unavailable: [] };
+  // Without routing (unit tests of other stages) there is no clock, no deadline and no budget.
+  const nowMs = () => routing?.clock.nowMs() ?? 0;
+  const deadlineAtMs = nowMs() + (routing?.settings.deadlineMs ?? Infinity);
+  routing?.budget.recordRequest(nowMs());
   let lastFailure: UpstreamFailure | undefined;
   let attemptCount = 0;
-  for (const route of input.routes) {
+  for (const route of order.ordered) {
+    if (attemptCount > 0 && routing && !routing.budget.tryRetry(nowMs())) {
+      routing.metrics?.countRetryRefused();
+      break;
+    }
+    const attempt = routing?.tryStart(route);
+    // Another request took the last slot (concurrency cap) or the breaker's single probe since the order was made.
+    if (routing && !attempt) continue;
+    const remainingMs = deadlineAtMs - nowMs();
+    if (remainingMs <= 0) {
+      attempt?.finish({ kind: 'abandoned' });
+      break;
+    }
     attemptCount += 1;
     try {
-      const answer = await callRoute(deps, route, input);
+      const answer = await callRoute(deps, { route, input, attempt, remainingMs });
       return { ...answer, route, attemptCount } as ProviderCall;
     } catch (error) {
+      attempt?.finish(describeAttemptOutcome(error, input.signal));
       if (input.signal.aborted) throw input.signal.reason ?? error;
       if (!(error instanceof UpstreamFailureError)) throw error;
       if (error.failure.kind === 'request') throw toRequestError(error.failure);
@@ -65,6 +96,7 @@ export async function callProvider(
       deps.onAttemptFailed?.(route, error.failure);
     }
   }
+  if (attemptCount === 0) throw toNoRouteError(input.model, order.unavailable, nowMs());
   throw toExhaustedError(lastFailure, attemptCount);
 }
 
@@ -74,9 +106,9 @@ type RouteAnswer =
 
 async function callRoute(
   deps: CallProviderDeps,
-  route: Route,
-  input: Parameters<typeof callProvider>[1],
+  call: { route: Route; input: CallProviderInput; attempt: TrackedAttempt | undefined; remainingMs: number },
 ): Promise<RouteAnswer> {
+  const { route, input, attempt } = call;
   const adapter = getProviderAdapter(route.provider);
   const httpRequest = adapter.buildRequest({
     request: input.request,
@@ -85,14 +117,18 @@ async function callRoute(
       credential: route.credential,
       upstreamModel: route.upstreamModel,
       defaultMaxOutputTokens: input.model.maxOutputTokens,
+      ...(route.apiVersion === undefined ? {} : { apiVersion: route.apiVersion }),
     },
     isStreaming: input.isStreaming,
   });
+  const timeouts = routeTimeouts(route, { isStreaming: input.isStreaming, remainingMs: call.remainingMs });
   const response = await postJson({
     request: httpRequest,
-    dispatcher: deps.dispatcher,
+    dispatcher: route.timeouts?.connectTimeoutMs
+      ? (deps.dispatcherFor?.(timeouts.connectTimeoutMs) ?? deps.dispatcher)
+      : deps.dispatcher,
     signal: input.signal,
-    timeouts: defaultUpstreamTimeouts({ isStreaming: input.isStreaming }),
+    timeouts,
   });
   if (response.status < 200 || response.status > 299) {
     const body = await readUpstreamBody(response.body, { maxBytes: maxErrorBodyBytes });
@@ -101,21 +137,30 @@ async function callRoute(
   const identity = { requestedModel: input.request.model, createdUnixSeconds: input.createdUnixSeconds };
   if (!input.isStreaming) {
     const body = await readUpstreamBody(response.body);
-    return {
-      kind: 'completion',
-      completion: adapter.parseResponse({ body, ...identity, id: `chatcmpl-${input.requestId}` }),
-    };
+    const completion = adapter.parseResponse({ body, ...identity, id: `chatcmpl-${input.requestId}` });
+    attempt?.finish({ kind: 'success' });
+    return { kind: 'completion', completion };
   }
   const chunks = adapter
     .parseStream({ events: parseSse(response.body), ...identity, id: `chatcmpl-${input.requestId}` })
     [Symbol.asyncIterator]();
+  let first: IteratorResult<ChatChunk>;
   try {
-    const first = await chunks.next();
-    return { kind: 'stream', firstChunk: first.done ? undefined : first.value, chunks };
+    first = await chunks.next();
   } catch (error) {
     await chunks.return?.();
     throw error;
   }
+  attempt?.recordFirstByte();
+  if (first.done) attempt?.finish({ kind: 'success' });
+  const tracked = attempt ? trackStreamHealth({ chunks, attempt, signal: input.signal }) : chunks;
+  return { kind: 'stream', firstChunk: first.done ? undefined : first.value, chunks: tracked };
+}
+
+/** The route's own timeouts over the defaults; the wait for the first byte never outlasts the request's deadline. */
+function routeTimeouts(route: Route, input: { isStreaming: boolean; remainingMs: number }): UpstreamTimeouts {
+  const timeouts = { ...defaultUpstreamTimeouts({ isStreaming: input.isStreaming }), ...route.timeouts };
+  return { ...timeouts, firstByteTimeoutMs: Math.max(1, Math.min(timeouts.firstByteTimeoutMs, input.remainingMs)) };
 }
 
 function toRequestError(failure: UpstreamFailure): GatewayError {
@@ -134,4 +179,20 @@ function toExhaustedError(failure: UpstreamFailure | undefined, attemptCount: nu
   return new UpstreamError(`${tried} failed to answer.${detail}`, {
     code: failure?.status === 429 ? 'upstream_rate_limited' : 'upstream_error',
   });
+}
+
+/** Every route is resting (open breaker, Retry-After) or full: fail fast, saying when one is expected back. */
+function toNoRouteError(
+  model: CatalogModel,
+  unavailable: readonly { view: RouteHealthView }[],
+  nowMs: number,
+): GatewayError {
+  const backAtMs = unavailable
+    .map(({ view }) => view.coolingUntilMs ?? view.probeAtMs)
+    .filter((at): at is number => at !== undefined && at > nowMs);
+  const retryAfterSeconds = backAtMs.length === 0 ? 1 : Math.ceil((Math.min(...backAtMs) - nowMs) / 1000);
+  return new UpstreamError(
+    `No upstream route for the model \`${model.id}\` is available right now. Please retry in ${retryAfterSeconds} s.`,
+    { code: 'no_route_available', headers: { 'retry-after': String(retryAfterSeconds) } },
+  );
 }

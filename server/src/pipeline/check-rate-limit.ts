@@ -1,5 +1,6 @@
 import { RateLimitError } from '../errors/rate-limit-error.ts';
 import type { RateLimiter } from '../limits/rate-limiter.ts';
+import type { AccountTerms } from '../operator/account-terms.ts';
 import type { Caller } from './authenticate.ts';
 
 /** The `x-ratelimit-*` headers OpenAI clients read, for the request budget of the key. */
@@ -10,10 +11,16 @@ export type RateLimitHeaders = Record<string, string>;
  * 429 with `Retry-After`, which SDKs honour.
  */
 export async function checkRateLimit(
-  deps: { rateLimiter: RateLimiter; defaultRequestsPerMinute: number },
+  deps: {
+    rateLimiter: RateLimiter;
+    defaultRequestsPerMinute: number;
+    accountTerms: Pick<AccountTerms, 'requestsPerMinute'>;
+  },
   caller: Caller,
 ): Promise<RateLimitHeaders> {
-  const limitPerMinute = caller.key.requestsPerMinute ?? deps.defaultRequestsPerMinute;
+  const accountLimitPerMinute = deps.accountTerms.requestsPerMinute(caller.userId);
+  if (accountLimitPerMinute !== undefined) await takeAccountBudget(deps.rateLimiter, caller, accountLimitPerMinute);
+  const limitPerMinute = caller.key.requestsPerMinute ?? accountLimitPerMinute ?? deps.defaultRequestsPerMinute;
   const decision = await deps.rateLimiter.take({ subject: `key:${caller.key.id}`, limitPerMinute, cost: 1 });
   const headers: RateLimitHeaders = {
     'x-ratelimit-limit-requests': String(limitPerMinute),
@@ -26,6 +33,27 @@ export async function checkRateLimit(
       retryAfterSeconds: decision.retryAfterMs / 1000,
       limitKind: 'requests',
       headers: { ...headers, 'x-ratelimit-remaining-requests': '0' },
+    },
+  );
+}
+
+/**
+ * An account with a custom limit from the operator also has one budget for all its keys together, so more keys do
+ * not mean more requests; its keys without a limit of their own get the account's instead of the default.
+ */
+async function takeAccountBudget(rateLimiter: RateLimiter, caller: Caller, limitPerMinute: number): Promise<void> {
+  const decision = await rateLimiter.take({ subject: `account:${caller.userId}`, limitPerMinute, cost: 1 });
+  if (decision.isAllowed) return;
+  throw new RateLimitError(
+    `Rate limit reached for this account: ${limitPerMinute} requests per minute over all its keys. Retry after the time in Retry-After.`,
+    {
+      retryAfterSeconds: decision.retryAfterMs / 1000,
+      limitKind: 'requests',
+      headers: {
+        'x-ratelimit-limit-requests': String(limitPerMinute),
+        'x-ratelimit-remaining-requests': '0',
+        'x-ratelimit-reset-requests': `${Math.ceil(decision.resetMs / 1000)}s`,
+      },
     },
   );
 }

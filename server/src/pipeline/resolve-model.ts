@@ -1,11 +1,15 @@
 import type { CatalogModel, PriceList } from '../catalog/price-list.ts';
 import { ModelNotFoundError } from '../errors/model-not-found-error.ts';
 import { PermissionDeniedError } from '../errors/permission-denied-error.ts';
+import type { AccountTerms } from '../operator/account-terms.ts';
 import type { Caller } from './authenticate.ts';
 
-/** The requested model from the live price list, if it exists, has the right kind and the key may use it. */
+/**
+ * The requested model from the live price list, if it exists, has the right kind and the key may use it, at the
+ * rates of the caller's account.
+ */
 export function resolveModel(
-  deps: { priceList: PriceList },
+  deps: { priceList: PriceList; accountTerms: Pick<AccountTerms, 'priceModel'> },
   input: { caller: Caller; modelId: string; kind: CatalogModel['kind'] },
 ): CatalogModel {
   const model = deps.priceList.find(input.modelId);
@@ -22,5 +26,7 @@ export function resolveModel(
       param: 'model',
     });
   }
-  return model;
+  // The caller's own rates (operator price, contract or subscription discount): the hold, the charge and
+  // `usage.cost` are all computed from the model returned here.
+  return deps.accountTerms.priceModel(input.caller.userId, model);
 }

@@ -1,3 +1,4 @@
+import type { AccountTerms } from '../operator/account-terms.ts';
 import { estimateDeliveredUsage } from '../billing/estimate-delivered-usage.ts';
 import { priceTokenUsage, type TokenUsage } from '../billing/pricing.ts';
 import type { CatalogModel, PriceList } from '../catalog/price-list.ts';
@@ -24,6 +25,7 @@ import { resolveModel } from './resolve-model.ts';
 import { settleCharge, type SettleChargeDeps } from './settle-charge.ts';
 
 export type ChatCompletionDeps = SettleChargeDeps & {
+  accountTerms: AccountTerms;
   priceList: PriceList;
   routeTable: RouteTable;
   clock: Clock;

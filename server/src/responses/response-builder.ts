@@ -241,22 +241,25 @@ export class ResponseBuilder {
     return response;
   }
 
-  /** After the stream started: an `error` event, then `response.failed` with the same error. */
-  fail(error: { code: string | null; message: string; param: string | null }): void {
+  /**
+   * After the stream started: an `error` event with the gateway's code, then `response.failed`, whose `error.code`
+   * must be one of the schema's ResponseErrorCode values: `rate_limit_exceeded` for a 429, else `server_error`.
+   */
+  fail(error: { code: string | null; message: string; param: string | null; status: number }): void {
     this.endRound('incomplete');
     this.#send({ type: 'error', code: error.code, message: error.message, param: error.param });
     this.#send({
       type: 'response.failed',
       response: this.snapshot({
         status: 'failed',
-        error: { code: error.code ?? 'server_error', message: error.message },
+        error: { code: error.status === 429 ? 'rate_limit_exceeded' : 'server_error', message: error.message },
       }),
     });
   }
 
   snapshot(input: {
     status: ResponseObject['status'];
-    usage?: ResponseUsage | null;
+    usage?: ResponseUsage;
     completedAt?: number | null;
     incompleteDetails?: ResponseObject['incomplete_details'];
     error?: ResponseObject['error'];
@@ -275,8 +278,7 @@ export class ResponseBuilder {
       previous_response_id: null,
       store: false,
       truncation: 'disabled',
-      usage: input.usage ?? null,
-      user: null,
+      ...(input.usage ? { usage: input.usage } : {}),
       service_tier: 'default',
       ...settings,
     };

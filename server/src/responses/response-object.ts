@@ -85,14 +85,14 @@ export type ResponseObject = ResponseSettings & {
   created_at: number;
   status: ResponseStatus;
   completed_at: number | null;
-  error: { code: string; message: string } | null;
+  error: { code: 'server_error' | 'rate_limit_exceeded'; message: string } | null;
   incomplete_details: { reason: 'max_output_tokens' | 'content_filter' } | null;
   model: string;
   output: OutputItem[];
   previous_response_id: null;
   store: false;
   truncation: 'disabled';
-  usage: ResponseUsage | null;
-  user: null;
+  /** Only on the finished response: the schema has no null usage, so in-progress snapshots leave it out. */
+  usage?: ResponseUsage;
   service_tier: 'default';
 };

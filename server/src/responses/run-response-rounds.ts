@@ -3,8 +3,9 @@ import { estimateDeliveredUsage } from '../billing/estimate-delivered-usage.ts';
 import { priceTokenUsage, type TokenUsage } from '../billing/pricing.ts';
 import type { CatalogModel } from '../catalog/price-list.ts';
 import type { Route } from '../catalog/route-table.ts';
+import { InternalError } from '../errors/internal-error.ts';
 import type { Clock } from '../lib/clock.ts';
-import type { ChatMessage } from '../openai-api/chat-request.ts';
+import type { ChatMessage, ChatToolCall } from '../openai-api/chat-request.ts';
 import { callProvider, type CallProviderDeps } from '../pipeline/call-provider.ts';
 import { measureChatRequest } from '../pipeline/measure-chat-request.ts';
 import type { Reservation } from '../pipeline/reserve-credits.ts';
@@ -15,7 +16,7 @@ import {
   deriveSearchQuery,
   type SearchMode,
 } from './build-round-request.ts';
-import { consumeModelRound } from './consume-model-round.ts';
+import { consumeModelRound, type RoundOutcome } from './consume-model-round.ts';
 import type { ResponsePlan } from './convert-responses-request.ts';
 import type { ResponseBuilder } from './response-builder.ts';
 import { runWebSearch } from './run-web-search.ts';
@@ -43,6 +44,21 @@ export class RoundInterruptedError extends Error {
   }
 }
 
+type RoundsInput = {
+  plan: ResponsePlan;
+  model: CatalogModel;
+  routes: readonly Route[];
+  reservation: Reservation;
+  searchMode: SearchMode | undefined;
+  builder: ResponseBuilder;
+  tally: ResponseTally;
+  requestId: string;
+  createdUnixSeconds: number;
+  signal: AbortSignal;
+};
+
+type IncompleteReason = 'max_output_tokens' | 'content_filter' | undefined;
+
 /**
  * The model rounds of one response. Each round offers the gateway's web search function while searches are left;
  * when the model calls it, the gateway searches, hands the numbered results back as the tool's result and asks again.
@@ -51,115 +67,116 @@ export class RoundInterruptedError extends Error {
  */
 export async function runResponseRounds(
   deps: RoundsDeps,
-  input: {
-    plan: ResponsePlan;
-    model: CatalogModel;
-    routes: readonly Route[];
-    reservation: Reservation;
-    searchMode: SearchMode | undefined;
-    builder: ResponseBuilder;
-    tally: ResponseTally;
-    requestId: string;
-    createdUnixSeconds: number;
-    signal: AbortSignal;
-  },
-): Promise<{ incompleteReason: 'max_output_tokens' | 'content_filter' | undefined }> {
-  const { plan, model, builder, tally } = input;
-  const searchSettings = plan.webSearch;
-  const dateText = new Date(deps.clock.nowMs()).toISOString().slice(0, 10);
-  let messages: ChatMessage[] = [...plan.chatRequest.messages];
-  const search = async (query: string) => {
-    if (!searchSettings) return '';
-    tally.hasStarted = true;
-    const item = builder.startWebSearch(query);
-    const run = await runWebSearch(
-      { searchEngine: deps.searchEngine },
-      { query, settings: searchSettings, firstNumber: builder.sourceCount + 1, dateText, signal: input.signal },
-    );
-    tally.searchCount += 1;
-    builder.addSources(run.sources);
-    builder.finishWebSearch(item, {
-      isCompleted: run.isCompleted,
-      sourceUrls: searchSettings.isSourcesIncluded ? run.sources.map((source) => source.url) : undefined,
-    });
-    return run.modelText;
-  };
-  if (input.searchMode === 'derived' && searchSettings) {
+  input: RoundsInput,
+): Promise<{ incompleteReason: IncompleteReason }> {
+  let messages: ChatMessage[] = [...input.plan.chatRequest.messages];
+  if (input.searchMode === 'derived') {
     const query = deriveSearchQuery(messages);
-    if (query !== undefined) messages = [createSearchResultsMessage(await search(query)), ...messages];
+    if (query !== undefined)
+      messages = [createSearchResultsMessage(await searchAndRecord(deps, input, query)), ...messages];
   }
   for (;;) {
-    const isSearchOffered = input.searchMode === 'tool' && tally.searchCount < maxSearchesPerResponse;
-    const draft = buildRoundRequest(plan, {
-      messages,
-      isSearchOffered,
-      searchCount: tally.searchCount,
-      maxOutputTokens: undefined,
-    });
-    const size = measureChatRequest(draft);
-    const maxOutputTokens = roundOutputLimit(input, size);
-    if (maxOutputTokens < 1) return { incompleteReason: 'max_output_tokens' };
-    const request =
-      maxOutputTokens < model.maxOutputTokens || plan.maxOutputTokens !== undefined
-        ? { ...draft, max_completion_tokens: maxOutputTokens }
-        : draft;
-    const call = await callProvider(deps.upstream, {
-      routes: input.routes,
-      request,
-      model,
-      isStreaming: plan.isStreaming,
-      signal: input.signal,
-      requestId: input.requestId,
-      createdUnixSeconds: input.createdUnixSeconds,
-    });
-    tally.hasStarted = true;
-    tally.route = call.route;
-    const outcome = await consumeModelRound({
-      answer: call,
-      builder,
-      searchFunctionName: isSearchOffered ? webSearchFunctionName : undefined,
-      signal: input.signal,
-      nowMs: deps.clock.nowMs,
-    });
-    tally.firstTokenAtMs ??= outcome.firstTokenAtMs;
-    addUsage(
-      tally.usage,
-      outcome.vendorUsage ?? estimateDeliveredUsage({ ...size, deliveredTextBytes: outcome.deliveredTextBytes }),
-    );
-    if (outcome.error !== undefined) {
-      if (call.kind === 'stream') await call.chunks.return?.().catch(() => undefined);
-      throw new RoundInterruptedError(outcome.error);
-    }
-    if (outcome.searchCalls.length === 0 || outcome.clientCallCount > 0) {
-      if (outcome.finishReason === 'length') return { incompleteReason: 'max_output_tokens' };
-      if (outcome.finishReason === 'content_filter') return { incompleteReason: 'content_filter' };
-      return { incompleteReason: undefined };
-    }
+    const isSearchOffered = input.searchMode === 'tool' && input.tally.searchCount < maxSearchesPerResponse;
+    const round = await runModelRound(deps, input, { messages, isSearchOffered });
+    if (round.kind === 'final') return { incompleteReason: round.incompleteReason };
     messages = [
       ...messages,
-      { role: 'assistant', content: outcome.assistantText || null, tool_calls: outcome.searchCalls },
+      { role: 'assistant', content: round.outcome.assistantText || null, tool_calls: round.outcome.searchCalls },
+      ...(await answerSearchCalls(deps, input, round.outcome.searchCalls)),
     ];
-    for (const searchCall of outcome.searchCalls) {
-      const query = readSearchQuery(searchCall.function.arguments);
-      const toolText =
-        query === undefined
-          ? 'No search was run: the call had no `query` text. Call web_search again with {"query": "…"} or answer without searching.'
-          : tally.searchCount >= maxSearchesPerResponse
-            ? 'No search was run: the search limit of this answer is reached. Answer with the sources you have.'
-            : await search(query);
-      messages.push({ role: 'tool', tool_call_id: searchCall.id, content: toolText });
-    }
   }
+}
+
+/** One model call: `searching` when the model called only the gateway's search function, else the last round. */
+async function runModelRound(
+  deps: RoundsDeps,
+  input: RoundsInput,
+  round: { messages: ChatMessage[]; isSearchOffered: boolean },
+): Promise<{ kind: 'final'; incompleteReason: IncompleteReason } | { kind: 'searching'; outcome: RoundOutcome }> {
+  const { plan, model, tally } = input;
+  const draft = buildRoundRequest(plan, { ...round, searchCount: tally.searchCount, maxOutputTokens: undefined });
+  const size = measureChatRequest(draft);
+  const maxOutputTokens = roundOutputLimit(input, size);
+  if (maxOutputTokens < 1) return { kind: 'final', incompleteReason: 'max_output_tokens' };
+  const isLimitSent = maxOutputTokens < model.maxOutputTokens || plan.maxOutputTokens !== undefined;
+  const call = await callProvider(deps.upstream, {
+    routes: input.routes,
+    request: isLimitSent ? { ...draft, max_completion_tokens: maxOutputTokens } : draft,
+    model,
+    isStreaming: plan.isStreaming,
+    signal: input.signal,
+    requestId: input.requestId,
+    createdUnixSeconds: input.createdUnixSeconds,
+  });
+  tally.hasStarted = true;
+  tally.route = call.route;
+  const outcome = await consumeModelRound({
+    answer: call,
+    builder: input.builder,
+    searchFunctionName: round.isSearchOffered ? webSearchFunctionName : undefined,
+    signal: input.signal,
+    nowMs: deps.clock.nowMs,
+  });
+  tally.firstTokenAtMs ??= outcome.firstTokenAtMs;
+  addUsage(
+    tally.usage,
+    outcome.vendorUsage ?? estimateDeliveredUsage({ ...size, deliveredTextBytes: outcome.deliveredTextBytes }),
+  );
+  if (outcome.error !== undefined) {
+    if (call.kind === 'stream') await call.chunks.return?.().catch(() => undefined);
+    throw new RoundInterruptedError(outcome.error);
+  }
+  if (outcome.searchCalls.length > 0 && outcome.clientCallCount === 0) return { kind: 'searching', outcome };
+  if (outcome.finishReason === 'length') return { kind: 'final', incompleteReason: 'max_output_tokens' };
+  if (outcome.finishReason === 'content_filter') return { kind: 'final', incompleteReason: 'content_filter' };
+  return { kind: 'final', incompleteReason: undefined };
+}
+
+/** Runs the model's search calls (within the limit) and gives back the tool messages that answer them. */
+async function answerSearchCalls(
+  deps: RoundsDeps,
+  input: RoundsInput,
+  searchCalls: readonly ChatToolCall[],
+): Promise<ChatMessage[]> {
+  const answers: ChatMessage[] = [];
+  for (const searchCall of searchCalls) {
+    const query = readSearchQuery(searchCall.function.arguments);
+    const toolText =
+      query === undefined
+        ? 'No search was run: the call had no `query` text. Call web_search again with {"query": "…"} or answer without searching.'
+        : input.tally.searchCount >= maxSearchesPerResponse
+          ? 'No search was run: the search limit of this answer is reached. Answer with the sources you have.'
+          : await searchAndRecord(deps, input, query);
+    answers.push({ role: 'tool', tool_call_id: searchCall.id, content: toolText });
+  }
+  return answers;
+}
+
+/** One search, announced and recorded as a `web_search_call` item; returns what the model reads. */
+async function searchAndRecord(deps: RoundsDeps, input: RoundsInput, query: string): Promise<string> {
+  const { builder, tally } = input;
+  const settings = input.plan.webSearch;
+  if (!settings) throw new InternalError('A search ran without web search settings.');
+  tally.hasStarted = true;
+  const item = builder.startWebSearch(query);
+  const run = await runWebSearch(
+    { searchEngine: deps.searchEngine },
+    { query, settings, firstNumber: builder.sourceCount + 1, signal: input.signal },
+  );
+  tally.searchCount += 1;
+  builder.addSources(run.sources);
+  builder.finishWebSearch(item, {
+    isCompleted: run.isCompleted,
+    sourceUrls: settings.isSourcesIncluded ? run.sources.map((source) => source.url) : undefined,
+  });
+  return run.modelText;
 }
 
 /**
  * The output limit of the next round: what is left of `max_output_tokens` (or the hold's output limit), and no more
  * than the hold still pays for after the rounds so far and the worst case of this round's input.
  */
-function roundOutputLimit(
-  input: { plan: ResponsePlan; model: CatalogModel; reservation: Reservation; tally: ResponseTally },
-  size: ReturnType<typeof measureChatRequest>,
-): number {
+function roundOutputLimit(input: RoundsInput, size: ReturnType<typeof measureChatRequest>): number {
   const { model, tally } = input;
   const outputCap = Math.min(input.plan.maxOutputTokens ?? model.maxOutputTokens, input.reservation.maxOutputTokens);
   const remaining = outputCap - tally.usage.outputTokens;

@@ -1,3 +1,4 @@
+import type { AccountTerms } from '../operator/account-terms.ts';
 import { priceTokenUsage, type TokenUsage } from '../billing/pricing.ts';
 import type { CatalogModel, PriceList } from '../catalog/price-list.ts';
 import type { RouteTable } from '../catalog/route-table.ts';
@@ -23,6 +24,7 @@ import type { ResponseSink } from './response-sink.ts';
 import { RoundInterruptedError, runResponseRounds, type ResponseTally } from './run-response-rounds.ts';
 
 export type ResponseDeps = SettleChargeDeps & {
+  accountTerms: AccountTerms;
   priceList: PriceList;
   routeTable: RouteTable;
   clock: Clock;
@@ -123,7 +125,12 @@ async function handleFailure(
   await settle(deps, context, { tally, status: 'interrupted', errorCode });
   if (sink.signal.aborted) return;
   const gatewayError = toStreamError(cause);
-  builder.fail({ code: gatewayError.code, message: gatewayError.message, param: gatewayError.param });
+  builder.fail({
+    code: gatewayError.code,
+    message: gatewayError.message,
+    param: gatewayError.param,
+    status: gatewayError.status,
+  });
   sink.endStream();
 }
 

@@ -19,10 +19,10 @@ export type WebSearchRun = {
  */
 export async function runWebSearch(
   deps: { searchEngine: SearchEngine },
-  input: { query: string; settings: WebSearchSettings; firstNumber: number; dateText: string; signal: AbortSignal },
+  input: { query: string; settings: WebSearchSettings; firstNumber: number; signal: AbortSignal },
 ): Promise<WebSearchRun> {
   const { settings } = input;
-  const described = { query: input.query, dateText: input.dateText };
+  const described = { query: input.query };
   let results: SearchResult[];
   try {
     const outcome = await deps.searchEngine.search({

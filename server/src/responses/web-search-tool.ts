@@ -62,9 +62,9 @@ export function readSearchQuery(argumentsJson: string): string | undefined {
 /** What the model reads after a search: the numbered results and how to cite them, or why there are none. */
 export function describeSearchOutcome(
   outcome: { kind: 'results'; input: SearchResultsInput } | { kind: 'empty' } | { kind: 'failed' },
-  input: { query: string; dateText: string },
+  input: { query: string },
 ): string {
-  const heading = `Web search for "${input.query}" on ${input.dateText}`;
+  const heading = `Web search for "${input.query}"`;
   if (outcome.kind === 'failed') {
     return `${heading} failed: the search engine is unavailable. Answer from your own knowledge and say that you could not search the web. Do not cite sources.`;
   }

@@ -73,7 +73,10 @@ describe('routing policy', () => {
   });
 
   it('serves a reserved route only to its accounts, and prefers it for them over a better priority', () => {
-    const routes = [route('shared', { priority: 1 }), route('dedicated', { priority: 50, reservedForUserIds: ['usr_vip'] })];
+    const routes = [
+      route('shared', { priority: 1 }),
+      route('dedicated', { priority: 50, reservedForUserIds: ['usr_vip'] }),
+    ];
     assert.deepEqual(ids(order(routes, { userId: 'usr_other' }).ordered), ['shared']);
     assert.deepEqual(ids(order(routes, { userId: 'usr_vip' }).ordered), ['dedicated', 'shared']);
   });

@@ -12,7 +12,11 @@ const key = (request: Partial<ChatRequest>, userId = 'usr_a') =>
 
 describe('conversation affinity key', () => {
   it('stays the same as a conversation grows', () => {
-    const grown = [...opening, { role: 'assistant' as const, content: 'Where to?' }, { role: 'user' as const, content: 'Rome.' }];
+    const grown = [
+      ...opening,
+      { role: 'assistant' as const, content: 'Where to?' },
+      { role: 'user' as const, content: 'Rome.' },
+    ];
     assert.equal(key({ messages: grown }), key({}));
   });
 

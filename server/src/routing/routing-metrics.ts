@@ -3,13 +3,7 @@ import type { RouteHealthView } from './route-health.ts';
 
 /** How one upstream attempt ended, as counted in `gateway_route_attempts_total`. */
 export type AttemptResult =
-  | 'success'
-  | 'request_error'
-  | 'retryable_error'
-  | 'credential_error'
-  | 'timeout'
-  | 'mid_stream_error'
-  | 'abandoned';
+  'success' | 'request_error' | 'retryable_error' | 'credential_error' | 'timeout' | 'mid_stream_error' | 'abandoned';
 
 export type RoutingMetrics = {
   countAttempt: (input: { routeId: string; provider: string; result: AttemptResult }) => void;
@@ -18,7 +12,10 @@ export type RoutingMetrics = {
   countRetryRefused: () => void;
 };
 
-const breakerValue = { closed: 0, half_open: 1, open: 2 } as const satisfies Record<RouteHealthView['breakerState'], number>;
+const breakerValue = { closed: 0, half_open: 1, open: 2 } as const satisfies Record<
+  RouteHealthView['breakerState'],
+  number
+>;
 
 /**
  * Per-route Prometheus metrics on the gateway's registry. Route ids are the only per-route label (a bounded set the
@@ -86,7 +83,8 @@ export function createRoutingMetrics(input: {
   });
   return {
     countAttempt: ({ routeId, provider, result }) => attempts.inc({ route: routeId, provider, result }),
-    observeTimeToFirstToken: (routeId, milliseconds) => timeToFirstToken.observe({ route: routeId }, milliseconds / 1000),
+    observeTimeToFirstToken: (routeId, milliseconds) =>
+      timeToFirstToken.observe({ route: routeId }, milliseconds / 1000),
     observeLatency: (routeId, milliseconds) => latency.observe({ route: routeId }, milliseconds / 1000),
     countRetryRefused: () => retryRefused.inc(),
   };

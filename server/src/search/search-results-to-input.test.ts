@@ -21,6 +21,16 @@ const results: SearchResult[] = [
 const utf8Bytes = (text: string) => new TextEncoder().encode(text).byteLength;
 
 describe('convertSearchResultsToInput', () => {
+  it('continues the numbering from firstNumber, for the second search of one answer', () => {
+    const input = convertSearchResultsToInput({ results, maxBytes: 10_000, firstNumber: 4 });
+    assert.deepEqual(
+      input.sources.map((source) => source.number),
+      [4, 5, 6],
+    );
+    assert.match(input.text, /^\[4\] Tide - Wikipedia — /);
+    assert.match(input.text, /\n\n\[6\] Tides explained/);
+  });
+
   it('numbers the results and maps each number back to its URL', () => {
     const input = convertSearchResultsToInput({ results, maxBytes: 10_000 });
     assert.equal(

@@ -59,7 +59,8 @@ export async function buySubscription(
       discount_basis_points: plan.discount_basis_points,
       period_started_at: startsAt,
       expires_at: (isRunning ? current.expires_at : nowMs) + subscriptionPeriodMs,
-      is_auto_renewing: request.auto_renew === undefined ? (current?.is_auto_renewing ?? 0) : Number(request.auto_renew),
+      is_auto_renewing:
+        request.auto_renew === undefined ? (current?.is_auto_renewing ?? 0) : Number(request.auto_renew),
       renewal_failure: null,
       updated_at: nowMs,
     };
@@ -91,10 +92,10 @@ export async function buySubscription(
     throw insufficientBalance(plan.price_micros, await deps.creditHolds.availableMicros(userId));
   }
   if (result.outcome === 'stale') {
-    throw new ConflictError(
-      'Another plan is running on this account; a different plan can be bought when it ends.',
-      { code: 'subscription_running', param: 'plan_id' },
-    );
+    throw new ConflictError('Another plan is running on this account; a different plan can be bought when it ends.', {
+      code: 'subscription_running',
+      param: 'plan_id',
+    });
   }
   if (result.outcome === 'committed') await deps.accountTerms.reload();
   return describePurchase(deps, userId, result.outcome === 'committed');

@@ -40,10 +40,7 @@ export async function renewSubscriptions(deps: RenewSubscriptionsDeps): Promise<
   return run;
 }
 
-async function renewOne(
-  deps: RenewSubscriptionsDeps,
-  due: SubscriptionRow,
-): Promise<'renewed' | 'failed' | 'skipped'> {
+async function renewOne(deps: RenewSubscriptionsDeps, due: SubscriptionRow): Promise<'renewed' | 'failed' | 'skipped'> {
   const nowMs = deps.clock.nowMs();
   const fail = async (failure: string) => {
     await recordRenewalFailure(deps.db, { userId: due.user_id, expiresAt: due.expires_at, failure, updatedAt: nowMs });

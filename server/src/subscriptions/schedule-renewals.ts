@@ -3,13 +3,13 @@ export const renewalIntervalMs = 60_000;
 
 /**
  * Runs the renewal pass every `intervalMs` (and once at start), never two at a time on this node. Several nodes may
- * run it together: each period is paid once whichever node gets there first.
+ * run it together: each period is paid once whichever node gets there first. `stop` waits for a pass under way.
  */
 export function scheduleRenewals(input: {
   intervalMs: number;
   renew: () => Promise<unknown>;
   onError: (error: unknown) => void;
-}): { stop: () => void } {
+}): { stop: () => Promise<void> } {
   let running: Promise<void> | undefined;
   const tick = () => {
     running ??= input
@@ -22,5 +22,10 @@ export function scheduleRenewals(input: {
   tick();
   const timer = setInterval(tick, input.intervalMs);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }

@@ -52,7 +52,8 @@ export function loadOpenApiSchemaValidator(specPath: string = openAiSpecPath): O
       const validate = validatorFor(name);
       if (validate(value)) return [];
       return (validate.errors ?? []).map(
-        (error) => `${name}${error.instancePath || '/'} ${error.message ?? 'is invalid'} ${JSON.stringify(error.params)}`,
+        (error) =>
+          `${name}${error.instancePath || '/'} ${error.message ?? 'is invalid'} ${JSON.stringify(error.params)}`,
       );
     },
   };

@@ -16,6 +16,13 @@ import {
   type UsagePage,
   type UsageQuery,
 } from '../../../contract/usage.ts';
+import {
+  accountSubscriptionSchema,
+  subscriptionPurchaseSchema,
+  type AccountSubscription,
+  type BuySubscriptionRequest,
+  type SubscriptionPurchase,
+} from '../../../contract/subscriptions.ts';
 import { getJson, sendJson, type RequestOptions } from './api-client.ts';
 
 const emptySchema = z.object({});
@@ -57,3 +64,15 @@ export const listUsage = (query: UsageQuery, options: RequestOptions = {}): Prom
 
 export const listDailyUsage = (query: UsageQuery, options: RequestOptions = {}): Promise<DailyUsageList> =>
   getJson(`/api/usage/daily${usageSearch(query)}`, dailyUsageListSchema, options);
+
+export const getSubscription = (options: RequestOptions = {}): Promise<AccountSubscription> =>
+  getJson('/api/subscription', accountSubscriptionSchema, options);
+
+export const buySubscription = (request: BuySubscriptionRequest): Promise<SubscriptionPurchase> =>
+  sendJson('/api/subscription', subscriptionPurchaseSchema, { method: 'POST', body: request });
+
+export const setAutoRenew = (isAutoRenewing: boolean): Promise<AccountSubscription> =>
+  sendJson('/api/subscription/auto-renew', accountSubscriptionSchema, {
+    method: 'POST',
+    body: { auto_renew: isAutoRenewing },
+  });

@@ -32,7 +32,11 @@ export function setSessionHooks(hooks: { csrfToken: string | undefined; onSessio
  * GETs a JSON endpoint of the gateway's own API and checks the body against its contract schema, so the rest of
  * the app works with typed values. Errors arrive in the OpenAI error shape; anything else becomes an `ApiError`.
  */
-export function getJson<Output>(path: string, schema: z.ZodType<Output>, options: RequestOptions = {}): Promise<Output> {
+export function getJson<Output>(
+  path: string,
+  schema: z.ZodType<Output>,
+  options: RequestOptions = {},
+): Promise<Output> {
   return requestJson(path, schema, { method: 'GET', ...options });
 }
 
@@ -40,7 +44,7 @@ export function getJson<Output>(path: string, schema: z.ZodType<Output>, options
 export function sendJson<Output>(
   path: string,
   schema: z.ZodType<Output>,
-  options: RequestOptions & { method: 'POST' | 'PUT' | 'DELETE'; body?: unknown },
+  options: RequestOptions & { method: 'POST' | 'PUT' | 'PATCH' | 'DELETE'; body?: unknown },
 ): Promise<Output> {
   return requestJson(path, schema, options);
 }

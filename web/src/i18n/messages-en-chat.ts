@@ -36,7 +36,6 @@ export const enChat = {
     costPending: 'cost being settled…',
     total: (cost: string, tokens: string) => `Conversation total: ${cost} · ${tokens} tokens`,
     sources: 'Sources',
-    copyCode: 'Copy code',
     copyCodeLabel: (language: string) => `Copy ${language} code`,
     copyMessage: 'Copy message',
     saving: 'Saving…',

@@ -38,7 +38,6 @@ export const ruChat: typeof enChat = {
     costPending: 'стоимость уточняется…',
     total: (cost: string, tokens: string) => `Итого за беседу: ${cost} · токенов: ${tokens}`,
     sources: 'Источники',
-    copyCode: 'Скопировать код',
     copyCodeLabel: (language: string) => `Скопировать код ${language}`,
     copyMessage: 'Скопировать сообщение',
     saving: 'Сохраняем…',

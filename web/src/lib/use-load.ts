@@ -1,9 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 
 export type LoadState<Value> =
-  | { status: 'loading' }
-  | { status: 'ready'; value: Value }
-  | { status: 'error'; message: string };
+  { status: 'loading' } | { status: 'ready'; value: Value } | { status: 'error'; message: string };
 
 /**
  * Runs `load` when `key` changes (aborting the previous run) and on `reload`; the latest answer wins. `key` is a

@@ -8,6 +8,7 @@ export const routeIds = [
   'dashboard',
   'chat',
   'chatEncryption',
+  'operator',
   'notFound',
 ] as const;
 export type RouteId = (typeof routeIds)[number];
@@ -22,6 +23,7 @@ export const routePaths = {
   dashboard: '/dashboard',
   chat: '/chat',
   chatEncryption: '/chat/encryption',
+  operator: '/operator',
 } as const satisfies Record<Exclude<RouteId, 'notFound'>, string>;
 
 /** The page for a path; a trailing slash is ignored, and anything unknown is `notFound`. */

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { RequireSignIn } from '../features/auth/require-sign-in.tsx';
 import { ApiKeysPanel } from '../features/dashboard/api-keys-panel.tsx';
 import { BalancePanel } from '../features/dashboard/balance-panel.tsx';
+import { SubscriptionPanel } from '../features/dashboard/subscription-panel.tsx';
 import { TopUpPanel } from '../features/dashboard/top-up-panel.tsx';
 import { UsagePanel } from '../features/dashboard/usage-panel.tsx';
 import { useI18n } from '../i18n/i18n-provider.tsx';
@@ -10,8 +11,8 @@ import { formatUsd } from '../lib/format-usd.ts';
 import { usePageTitle } from '../router/use-page-title.ts';
 
 /**
- * `/dashboard` (signed in): balance and holds, top-up (not available yet, and says so), API keys, usage. A new
- * account is greeted with its welcome balance. No subscription panel: the gateway has no plans endpoint yet.
+ * `/dashboard` (signed in): balance and holds, top-up (not available yet, and says so), subscription, API keys,
+ * usage. A new account is greeted with its welcome balance.
  */
 export function DashboardPage() {
   const { messages } = useI18n();
@@ -33,6 +34,7 @@ export function DashboardPage() {
           </header>
           <div className="dashboard__grid">
             <BalancePanel refreshKey={String(changeCount)} />
+            <SubscriptionPanel onChanged={() => setChangeCount((count) => count + 1)} />
             <TopUpPanel />
             <ApiKeysPanel onChanged={() => setChangeCount((count) => count + 1)} />
             <UsagePanel refreshKey={String(changeCount)} />

@@ -277,7 +277,7 @@ test('the docs page shows both base addresses with copy buttons, and examples in
   await page.close();
 });
 
-test('the header navigates between pages without reloading, and sign-in says accounts are not open yet', async () => {
+test('the header navigates between pages without reloading, and sign-in offers the form and sign-up', async () => {
   const page = await browser.openPage();
   await page.goto(`${gateway.url}/`);
   await page.evaluate(() => Object.assign(window, { sameDocumentMarker: true }));
@@ -290,8 +290,8 @@ test('the header navigates between pages without reloading, and sign-in says acc
 
   await nav.getByRole('link', { name: 'Sign in' }).click();
   await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
-  assert.match((await page.locator('main').textContent()) ?? '', /not open yet/);
-  assert.equal(await page.locator('main input[type="password"]').count(), 0, 'no sign-in form that cannot work');
+  assert.equal(await page.locator('main input[type="password"]').count(), 1, 'the sign-in form');
+  assert.equal(await page.locator('main').getByRole('link', { name: 'Create one' }).getAttribute('href'), '/sign-up');
 
   await page.goBack();
   await page.getByRole('heading', { level: 1, name: 'API documentation' }).waitFor();

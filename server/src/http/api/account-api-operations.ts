@@ -17,7 +17,7 @@ import {
 
 /** One endpoint of the account API as the OpenAPI document describes it, built from the `contract/` schemas. */
 export type AccountApiOperation = {
-  method: 'get' | 'post' | 'put' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   operationId: string;
   summary: string;

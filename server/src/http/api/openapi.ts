@@ -6,6 +6,7 @@ import { accountApiOperations } from './account-api-operations.ts';
 import { buildAccountApiPaths } from './build-account-api-paths.ts';
 import { chatApiOperations } from './chats.ts';
 import { operatorApiOperations, subscriptionApiOperations } from './operator-api-operations.ts';
+import { operatorRouteOperations } from './operator-route-operations.ts';
 
 /**
  * The OpenAPI 3.1 document of the account and operator API, generated from the same zod schemas in `contract/`
@@ -14,7 +15,13 @@ import { operatorApiOperations, subscriptionApiOperations } from './operator-api
 export function buildOpenApiDocument(input: { version: string; serverUrl: string }): Record<string, unknown> {
   const schema = (value: z.ZodType) => z.toJSONSchema(value, { target: 'draft-2020-12', io: 'output' });
   const accountApi = buildAccountApiPaths(
-    [...accountApiOperations, ...chatApiOperations, ...subscriptionApiOperations, ...operatorApiOperations],
+    [
+      ...accountApiOperations,
+      ...chatApiOperations,
+      ...subscriptionApiOperations,
+      ...operatorApiOperations,
+      ...operatorRouteOperations,
+    ],
     schema,
   );
   const errorResponse = (description: string) => ({

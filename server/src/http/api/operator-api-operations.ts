@@ -181,7 +181,11 @@ export const operatorApiOperations: readonly AccountApiOperation[] = [
     auth: 'session',
     pathParameters: ['id'],
     body: { name: 'ModelPriceRequest', schema: modelPriceRequestSchema },
-    response: { status: '200', description: 'The recorded change', json: { name: 'PriceChange', schema: priceChangeSchema } },
+    response: {
+      status: '200',
+      description: 'The recorded change',
+      json: { name: 'PriceChange', schema: priceChangeSchema },
+    },
     errors: { ...operatorErrors, '400': 'Invalid amount (`param` names it)', '404': 'No such model' },
   },
   {
@@ -238,7 +242,11 @@ export const operatorApiOperations: readonly AccountApiOperation[] = [
     operationId: 'renewSubscriptions',
     summary: 'Run the renewal pass now (it also runs every minute); each period is paid once',
     auth: 'session',
-    response: { status: '200', description: 'What the pass did', json: { name: 'RenewalRun', schema: renewalRunSchema } },
+    response: {
+      status: '200',
+      description: 'What the pass did',
+      json: { name: 'RenewalRun', schema: renewalRunSchema },
+    },
     errors: operatorErrors,
   },
   {

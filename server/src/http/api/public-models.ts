@@ -3,10 +3,13 @@ import type { PublicModel, PublicModelList } from '../../../../contract/models.t
 import { comparePriceWithList } from '../../catalog/price-comparison.ts';
 import type { CatalogModel, PriceList } from '../../catalog/price-list.ts';
 import type { RouteTable } from '../../catalog/route-table.ts';
+import type { ImagePriceTiers } from '../../images/image-price-tiers.ts';
+import { priceTierMicros } from '../../images/price-images.ts';
 import { microsToUsd } from '../../lib/money.ts';
 
 export type PublicModelsDeps = {
   priceList: PriceList;
+  imagePriceTiers: Pick<ImagePriceTiers, 'tiersFor'>;
   routeTable: RouteTable;
   isSandbox: boolean;
   publicBaseUrl: string;
@@ -22,7 +25,15 @@ export function registerPublicModelRoutes(app: FastifyInstance, deps: PublicMode
       data: deps.priceList
         .list()
         .filter((model) => deps.routeTable.routesFor(model.id).length > 0)
-        .map((model) => toPublicModel(model, deps.routeTable.isSimulated(model.id))),
+        .map((model) => ({
+          ...toPublicModel(model, deps.routeTable.isSimulated(model.id)),
+          image_price_tiers: deps.imagePriceTiers.tiersFor(model.id).map((tier) => ({
+            quality: tier.quality,
+            size: tier.size,
+            usd_per_request: microsToUsd(priceTierMicros(model, tier)),
+            list_usd_per_request: microsToUsd(tier.listPerRequestMicros),
+          })),
+        })),
       sandbox: deps.isSandbox,
       public_base_url: `${deps.hasConfiguredBaseUrl ? deps.publicBaseUrl : requestBaseUrl}/v1`,
       direct_base_url: `${deps.hasConfiguredBaseUrl ? deps.directBaseUrl : requestBaseUrl}/v1`,
@@ -30,7 +41,7 @@ export function registerPublicModelRoutes(app: FastifyInstance, deps: PublicMode
   });
 }
 
-function toPublicModel(model: CatalogModel, isSimulated: boolean): PublicModel {
+function toPublicModel(model: CatalogModel, isSimulated: boolean): Omit<PublicModel, 'image_price_tiers'> {
   const comparison = comparePriceWithList(model);
   const usdOrNull = (micros: number | null) => (micros === null ? null : microsToUsd(micros));
   return {

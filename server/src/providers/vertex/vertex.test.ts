@@ -15,7 +15,11 @@ describe('Vertex AI adapter', () => {
     assert.equal(streamed.url, `${root}/publishers/google/models/gemini-2.5-flash:streamGenerateContent?alt=sse`);
     assert.equal(streamed.headers['authorization'], 'Bearer ya29.token');
     assert.equal(streamed.headers['x-goog-api-key'], undefined);
-    const unary = vertexAdapter.buildRequest({ request, target: { ...target, upstreamModel: 'models/gemini-2.5-pro' }, isStreaming: false });
+    const unary = vertexAdapter.buildRequest({
+      request,
+      target: { ...target, upstreamModel: 'models/gemini-2.5-pro' },
+      isStreaming: false,
+    });
     assert.equal(unary.url, `${root}/publishers/google/models/gemini-2.5-pro:generateContent`);
     const body = JSON.parse(unary.body) as { contents: { role: string }[] };
     assert.equal(body.contents[0]?.role, 'user', 'Vertex requires a role on every content');

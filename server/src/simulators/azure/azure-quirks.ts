@@ -25,7 +25,8 @@ export const azureQuirks: DialectQuirks = {
     openAiQuirks.decorateChunk(chunk, position, context);
     const choices = chunk['choices'];
     if (Array.isArray(choices)) {
-      for (const choice of choices as Record<string, unknown>[]) choice['content_filter_results'] = contentFilterResults;
+      for (const choice of choices as Record<string, unknown>[])
+        choice['content_filter_results'] = contentFilterResults;
     }
   },
 };

@@ -101,7 +101,9 @@ export async function handleImageGenerations(exchange: SimulatorExchange): Promi
   }
   const [width = 1024, height = 1024] = size.split('x').map(Number);
   const imageSeed = hashText(`openai\u0000${model}\u0000${request.prompt}`);
-  const render = (index: number) => renderSampleImage({ seed: `${imageSeed}\u0000${index}`, width, height });
+  // GPT image models honour `output_format` (WebP is answered as PNG); DALL·E always draws PNG.
+  const format = model.startsWith('gpt-image') && request.output_format === 'jpeg' ? 'jpeg' : 'png';
+  const render = (index: number) => renderSampleImage({ seed: `${imageSeed}\u0000${index}`, width, height, format });
   const random = createRandom(hashText(`${model}\u0000${request.prompt}`));
   const created = exchange.state.nowUnixSeconds();
   const headers = openAiQuirks.requestIdHeaders(exchange.requestId);
@@ -113,7 +115,7 @@ export async function handleImageGenerations(exchange: SimulatorExchange): Promi
       created,
       data: Array.from({ length: count }, (_, index) => ({ b64_json: render(index).toString('base64') })),
       background: 'opaque',
-      output_format: 'png',
+      output_format: format,
       size,
       quality: quality === 'auto' ? 'high' : quality,
       usage: {

@@ -1,4 +1,5 @@
 import type { Conversation, ToolDefinition } from './conversation.ts';
+import { findProvidedSourceNumbers, insertSourceMarkers, planSearchToolArguments } from './cite-provided-sources.ts';
 import { countInputTokens } from './count-input-tokens.ts';
 import type { FaultSpec } from './fault-spec.ts';
 import { generateFromSchema } from './generate-from-schema.ts';
@@ -82,7 +83,9 @@ export function planAnswer(input: PlanAnswerInput): AnswerPlan {
       contentTokens = budget.take(generateWordTokens(random, 4 + random.nextInt(4)));
     }
     for (const tool of toolsToCall) {
-      const argumentsJson = JSON.stringify(generateFromSchema(tool.parametersSchema, random));
+      const argumentsJson =
+        planSearchToolArguments(tool, conversation) ??
+        JSON.stringify(generateFromSchema(tool.parametersSchema, random));
       const argumentFragments = budget.take(splitIntoFragments(argumentsJson));
       toolCalls.push({ name: tool.name, argumentsJson: argumentFragments.join(''), argumentFragments });
     }
@@ -92,7 +95,13 @@ export function planAnswer(input: PlanAnswerInput): AnswerPlan {
         ? splitIntoFragments(
             JSON.stringify(generateFromSchema(conversation.outputFormat.schema ?? genericAnswerSchema, random)),
           )
-        : generateWordTokens(random, faults.wordCount ?? defaultWordCountBase + random.nextInt(defaultWordCountSpread));
+        : insertSourceMarkers(
+            generateWordTokens(
+              random,
+              faults.wordCount ?? defaultWordCountBase + random.nextInt(defaultWordCountSpread),
+            ),
+            findProvidedSourceNumbers(conversation),
+          );
     const stopped = cutAtStopSequence(fullTokens, conversation.stopSequences);
     stopSequence = stopped.stopSequence;
     contentTokens = budget.take(stopped.tokens);

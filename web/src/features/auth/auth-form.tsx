@@ -34,7 +34,10 @@ export function AuthForm(props: { mode: 'signIn' | 'signUp'; onSignedIn: (me: Me
     if (isSignUp) {
       const problem = checkNewPassword({ password, confirmation, email });
       if (problem) {
-        setError({ field: problem === 'differs' ? 'confirmation' : 'password', message: describeProblem(problem, text) });
+        setError({
+          field: problem === 'differs' ? 'confirmation' : 'password',
+          message: describeProblem(problem, text),
+        });
         return;
       }
     }

@@ -4,7 +4,11 @@ export type PasswordProblem = 'tooShort' | 'tooSimple' | 'isEmail' | 'differs';
 export const minimumPasswordLength = 10;
 const minimumDistinctCharacters = 5;
 
-export function checkNewPassword(input: { password: string; confirmation: string; email: string }): PasswordProblem | undefined {
+export function checkNewPassword(input: {
+  password: string;
+  confirmation: string;
+  email: string;
+}): PasswordProblem | undefined {
   const { password } = input;
   if (password.length < minimumPasswordLength) return 'tooShort';
   if (new Set(password).size < minimumDistinctCharacters) return 'tooSimple';

@@ -6,10 +6,15 @@ import { signInPathFor, useSession } from './session-provider.tsx';
 
 /** Renders its children for a signed-in user; sends anyone else to sign-in, coming back here afterwards. */
 export function RequireSignIn(props: { children: (me: Me, isNewAccount: boolean) => ReactNode }) {
-  const { state } = useSession();
+  const { state, check } = useSession();
   const { messages } = useI18n();
   const { location, navigate } = useRouter();
-  const isSignedOut = state.status === 'signedOut';
+  const isSignedOut = state.status === 'signedOut' && state.isChecked;
+  const isUnchecked = state.status === 'signedOut' && !state.isChecked;
+
+  useEffect(() => {
+    if (isUnchecked) check();
+  }, [isUnchecked, check]);
 
   useEffect(() => {
     if (isSignedOut) navigate(signInPathFor(`${location.pathname}${location.search}`), { replace: true });

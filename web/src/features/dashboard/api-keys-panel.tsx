@@ -66,6 +66,7 @@ function KeyTable(props: { keys: ApiKey[]; onRevoke: (key: ApiKey) => void }) {
       key.spend_cap_usd === null ? undefined : text.capLimit(formatUsd(key.spent_usd), formatUsd(key.spend_cap_usd)),
       key.expires_at === null ? undefined : text.expiresLimit(formatDate(key.expires_at, language)),
       key.requests_per_minute === null ? undefined : text.rateLimit(key.requests_per_minute),
+      key.allowed_models === null ? undefined : key.allowed_models.join(', '),
     ].filter(Boolean);
     return limits.length === 0 ? text.noLimits : limits.join(', ');
   };

@@ -3,8 +3,9 @@ import type { CreateApiKeyRequest, CreatedApiKey } from '../../../../contract/ap
 import { createApiKey } from '../../api/account-api.ts';
 import { useI18n } from '../../i18n/i18n-provider.tsx';
 import { useDrafts } from '../auth/draft-provider.tsx';
+import { usePublicModels } from '../models/public-models-provider.tsx';
 
-/** Creates a key with a name and optional limits: spend cap, expiry date, requests per minute. */
+/** Creates a key with a name and optional limits: spend cap, expiry date, requests per minute, allowed models. */
 export function CreateKeyForm(props: { onCreated: (key: CreatedApiKey) => void }) {
   const { messages } = useI18n();
   const text = messages.dashboard;
@@ -13,9 +14,11 @@ export function CreateKeyForm(props: { onCreated: (key: CreatedApiKey) => void }
   const [spendCap, setSpendCap] = useState('');
   const [expiresOn, setExpiresOn] = useState('');
   const [requestsPerMinute, setRequestsPerMinute] = useState('');
+  const [allowedModels, setAllowedModels] = useState<string[]>([]);
+  const { state: models } = usePublicModels();
   const [error, setError] = useState<string | undefined>();
   const [isWorking, setIsWorking] = useState(false);
-  const ids = { name: useId(), cap: useId(), expires: useId(), rate: useId() };
+  const ids = { name: useId(), cap: useId(), expires: useId(), rate: useId(), models: useId() };
   const setName = (value: string) => {
     setNameState(value);
     drafts.write('key-name', value);
@@ -28,6 +31,7 @@ export function CreateKeyForm(props: { onCreated: (key: CreatedApiKey) => void }
     if (spendCap.trim()) request.spend_cap_usd = spendCap.trim();
     if (expiresOn) request.expires_at = new Date(`${expiresOn}T23:59:59`).toISOString();
     if (requestsPerMinute.trim()) request.requests_per_minute = Number(requestsPerMinute);
+    if (allowedModels.length > 0) request.allowed_models = allowedModels;
     setIsWorking(true);
     setError(undefined);
     try {
@@ -36,6 +40,7 @@ export function CreateKeyForm(props: { onCreated: (key: CreatedApiKey) => void }
       setSpendCap('');
       setExpiresOn('');
       setRequestsPerMinute('');
+      setAllowedModels([]);
     } catch (caught) {
       setError(caught instanceof Error ? caught.message : String(caught));
     } finally {
@@ -95,6 +100,26 @@ export function CreateKeyForm(props: { onCreated: (key: CreatedApiKey) => void }
           value={requestsPerMinute}
           onChange={(event) => setRequestsPerMinute(event.target.value)}
         />
+      </div>
+      <div className="field key-form__models">
+        <label className="field__label" htmlFor={ids.models}>
+          {text.keyAllowedModels}
+        </label>
+        <select
+          id={ids.models}
+          className="field__input"
+          multiple
+          size={4}
+          value={allowedModels}
+          onChange={(event) => setAllowedModels([...event.target.selectedOptions].map((option) => option.value))}
+        >
+          {models.status === 'ready' &&
+            models.list.data.map((model) => (
+              <option key={model.id} value={model.id}>
+                {model.display_name}
+              </option>
+            ))}
+        </select>
       </div>
       <button type="submit" className="button button--primary" disabled={isWorking}>
         {isWorking ? text.creating : text.createKey}

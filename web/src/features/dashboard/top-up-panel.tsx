@@ -4,7 +4,11 @@ import { useI18n } from '../../i18n/i18n-provider.tsx';
 export function TopUpPanel() {
   const { messages } = useI18n();
   return (
-    <section className="card dashboard__panel" aria-labelledby="top-up-title" data-panel="top-up">
+    <section
+      className="card dashboard__panel dashboard__panel--wide"
+      aria-labelledby="top-up-title"
+      data-panel="top-up"
+    >
       <h2 id="top-up-title">{messages.dashboard.topUpTitle}</h2>
       <p className="notice notice--info" role="note">
         {messages.dashboard.topUpText}

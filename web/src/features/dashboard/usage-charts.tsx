@@ -8,7 +8,10 @@ type Bar = { label: string; costUsd: number; requests: number };
 export function summarizeDailyUsage(rows: readonly DailyUsage[]): { perDay: Bar[]; perModel: Bar[] } {
   const add = (map: Map<string, { micros: number; requests: number }>, label: string, row: DailyUsage) => {
     const current = map.get(label) ?? { micros: 0, requests: 0 };
-    map.set(label, { micros: current.micros + Math.round(row.cost_usd * 1e6), requests: current.requests + row.requests });
+    map.set(label, {
+      micros: current.micros + Math.round(row.cost_usd * 1e6),
+      requests: current.requests + row.requests,
+    });
   };
   const days = new Map<string, { micros: number; requests: number }>();
   const models = new Map<string, { micros: number; requests: number }>();
@@ -34,7 +37,10 @@ export function UsageCharts(props: { rows: readonly DailyUsage[] }) {
     <div className="usage-charts">
       <figure className="usage-chart" data-chart="per-day">
         <figcaption>{text.chartPerDay}</figcaption>
-        <DayColumns bars={perDay} describe={(bar) => text.chartDayLabel(bar.label, formatUsd(bar.costUsd), bar.requests)} />
+        <DayColumns
+          bars={perDay}
+          describe={(bar) => text.chartDayLabel(bar.label, formatUsd(bar.costUsd), bar.requests)}
+        />
       </figure>
       <figure className="usage-chart" data-chart="per-model">
         <figcaption>{text.chartPerModel}</figcaption>
@@ -81,7 +87,13 @@ function ModelBars(props: { bars: Bar[] }) {
         <li key={bar.label} className="model-bars__item" data-model={bar.label}>
           <span className="model-bars__name">{bar.label}</span>
           <svg viewBox="0 0 100 10" preserveAspectRatio="none" className="model-bars__track" aria-hidden="true">
-            <rect x={0} y={0} width={Math.max(0.5, (bar.costUsd / max) * 100)} height={10} className="usage-chart__bar" />
+            <rect
+              x={0}
+              y={0}
+              width={Math.max(0.5, (bar.costUsd / max) * 100)}
+              height={10}
+              className="usage-chart__bar"
+            />
           </svg>
           <span className="model-bars__value">{formatUsd(bar.costUsd)}</span>
         </li>

@@ -87,19 +87,36 @@ function UsageFilters(props: { onApply: (filter: UsageFilterQuery) => void }) {
         <label className="field__label" htmlFor={ids.from}>
           {text.usageFrom}
         </label>
-        <input id={ids.from} className="field__input" type="date" value={from} onChange={(event) => setFrom(event.target.value)} />
+        <input
+          id={ids.from}
+          className="field__input"
+          type="date"
+          value={from}
+          onChange={(event) => setFrom(event.target.value)}
+        />
       </div>
       <div className="field">
         <label className="field__label" htmlFor={ids.to}>
           {text.usageTo}
         </label>
-        <input id={ids.to} className="field__input" type="date" value={to} onChange={(event) => setTo(event.target.value)} />
+        <input
+          id={ids.to}
+          className="field__input"
+          type="date"
+          value={to}
+          onChange={(event) => setTo(event.target.value)}
+        />
       </div>
       <div className="field">
         <label className="field__label" htmlFor={ids.model}>
           {text.usageModel}
         </label>
-        <select id={ids.model} className="field__input" value={model} onChange={(event) => setModel(event.target.value)}>
+        <select
+          id={ids.model}
+          className="field__input"
+          value={model}
+          onChange={(event) => setModel(event.target.value)}
+        >
           <option value="">{text.usageAllModels}</option>
           {models.status === 'ready' &&
             models.list.data.map((item) => (

@@ -3,6 +3,7 @@ import { Link } from '../../router/link.tsx';
 import { routePaths } from '../../router/match-route.ts';
 import { Badge } from '../../ui/badge.tsx';
 import { useSession } from '../auth/session-provider.tsx';
+import { useOperatorMessages } from '../../pages/operator/operator-messages.ts';
 import { usePublicModels } from '../models/public-models-provider.tsx';
 import { LanguageSwitcher } from './language-switcher.tsx';
 
@@ -15,7 +16,7 @@ export function SiteHeader() {
   const { state } = usePublicModels();
   const isSandbox = state.status === 'ready' && state.list.sandbox;
   const { state: sessionState, signOut } = useSession();
-  const isSignedIn = sessionState.status === 'signedIn';
+  const operatorMessages = useOperatorMessages();
   return (
     <header className="site-header">
       <div className="site-header__inner container">
@@ -42,7 +43,7 @@ export function SiteHeader() {
                 {messages.nav.docs}
               </Link>
             </li>
-            {isSignedIn ? (
+            {sessionState.status === 'signedIn' ? (
               <>
                 <li>
                   <Link to={routePaths.dashboard} isNavItem className="site-nav__link">
@@ -54,6 +55,13 @@ export function SiteHeader() {
                     {messages.nav.chat}
                   </Link>
                 </li>
+                {sessionState.status === 'signedIn' && sessionState.me.role === 'admin' && (
+                  <li>
+                    <Link to={routePaths.operator} isNavItem className="site-nav__link">
+                      {operatorMessages.nav}
+                    </Link>
+                  </li>
+                )}
                 <li>
                   <button type="button" className="site-nav__link site-nav__button" onClick={() => void signOut()}>
                     {messages.nav.signOut}
@@ -61,11 +69,18 @@ export function SiteHeader() {
                 </li>
               </>
             ) : (
-              <li>
-                <Link to={routePaths.signIn} isNavItem className="site-nav__link site-nav__link--sign-in">
-                  {messages.nav.signIn}
-                </Link>
-              </li>
+              <>
+                <li>
+                  <Link to={routePaths.signIn} isNavItem className="site-nav__link site-nav__link--sign-in">
+                    {messages.nav.signIn}
+                  </Link>
+                </li>
+                <li>
+                  <Link to={routePaths.signUp} isNavItem className="site-nav__link">
+                    {messages.nav.signUp}
+                  </Link>
+                </li>
+              </>
             )}
           </ul>
         </nav>

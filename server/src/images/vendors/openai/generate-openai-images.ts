@@ -82,7 +82,11 @@ function convertJob(job: ImageJob, upstreamModel: string): Record<string, unknow
 }
 
 function toDatum(
-  datum: { b64_json?: string | null | undefined; url?: string | null | undefined; revised_prompt?: string | null | undefined },
+  datum: {
+    b64_json?: string | null | undefined;
+    url?: string | null | undefined;
+    revised_prompt?: string | null | undefined;
+  },
   responseFormat: ImageJob['responseFormat'],
 ): ImageDatum {
   const revised = datum.revised_prompt ? { revised_prompt: datum.revised_prompt } : {};

@@ -73,7 +73,9 @@ function convertTransportError(error: unknown, signal: AbortSignal): unknown {
   return new UpstreamFailureError({
     kind: 'retryable',
     status: isTimeout ? 504 : 502,
-    message: isTimeout ? 'The upstream provider did not answer in time.' : 'The upstream provider could not be reached.',
+    message: isTimeout
+      ? 'The upstream provider did not answer in time.'
+      : 'The upstream provider could not be reached.',
     vendorCode: code ?? 'connection_error',
   });
 }

@@ -36,7 +36,7 @@ export async function handleBflResult(exchange: SimulatorExchange, tasks: BflTas
   return send(200, { id, status: 'Ready', result, progress: null, details: null });
 }
 
-/** `GET /results/<id>/sample.<ext>` on the delivery host: the image itself (always PNG bytes, see README). */
+/** `GET /results/<id>/sample.<ext>` on the delivery host: the image itself, JPEG (BFL's default) or PNG. */
 export async function handleBflSample(exchange: SimulatorExchange, input: { id: string; tasks: BflTasks }) {
   const task = input.tasks.find(input.id);
   if (!task) {
@@ -45,6 +45,7 @@ export async function handleBflSample(exchange: SimulatorExchange, input: { id: 
     exchange.response.end('Not Found');
     return;
   }
-  const bytes = renderSampleImage({ seed: task.imageSeed, width: task.width, height: task.height });
-  sendImage(exchange, { bytes, mimeType: 'image/png' });
+  const format = task.outputFormat;
+  const bytes = renderSampleImage({ seed: task.imageSeed, width: task.width, height: task.height, format });
+  sendImage(exchange, { bytes, mimeType: `image/${format}` });
 }

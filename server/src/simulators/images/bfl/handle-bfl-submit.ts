@@ -51,7 +51,9 @@ export async function handleBflSubmit(
   if (!parsed.success) {
     const issue = describeSchemaIssue(parsed.error, 'dots');
     const message = issue.isMissing ? 'Field required' : issue.detail;
-    return reject(createSimError(422, message, { param: issue.path, code: issue.isMissing ? 'missing' : 'value_error' }));
+    return reject(
+      createSimError(422, message, { param: issue.path, code: issue.isMissing ? 'missing' : 'value_error' }),
+    );
   }
   const request = parsed.data;
   const faults = mergeFaults(findFaultDirectives(request.prompt), exchange.pathFaults);

@@ -13,7 +13,9 @@ import { geminiImageOutputTokens, geminiImageSizes } from './google-image-sizes.
 
 const imageRequestSchema = z.looseObject({
   contents: z
-    .array(z.looseObject({ role: z.string().optional(), parts: z.array(z.looseObject({ text: z.string().optional() })) }))
+    .array(
+      z.looseObject({ role: z.string().optional(), parts: z.array(z.looseObject({ text: z.string().optional() })) }),
+    )
     .min(1),
   generationConfig: z
     .looseObject({
@@ -34,7 +36,8 @@ export async function handleGeminiImage(exchange: SimulatorExchange, input: { mo
   const body = await readJsonBody(exchange.request);
   if (!body.isValid) return reject(createSimError(400, 'Invalid JSON payload received.'));
   const parsed = imageRequestSchema.safeParse(body.value);
-  if (!parsed.success) return reject(createSimError(400, '* GenerateContentRequest.contents: contents is not specified'));
+  if (!parsed.success)
+    return reject(createSimError(400, '* GenerateContentRequest.contents: contents is not specified'));
   const request = parsed.data;
   const prompt = request.contents
     .flatMap((content) => content.parts)

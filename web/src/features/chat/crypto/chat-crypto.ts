@@ -125,7 +125,11 @@ export async function createConversationKey(
   return { key: await openConversationKey(accountKey, conversationId, wrapped), wrapped };
 }
 
-export function openConversationKey(accountKey: CryptoKey, conversationId: string, wrapped: string): Promise<CryptoKey> {
+export function openConversationKey(
+  accountKey: CryptoKey,
+  conversationId: string,
+  wrapped: string,
+): Promise<CryptoKey> {
   return unwrap({
     wrapped,
     wrappingKey: accountKey,

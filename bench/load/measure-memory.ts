@@ -1,0 +1,118 @@
+import { readFileSync } from 'node:fs';
+import { Pool } from 'undici';
+import { setMockMode } from '../mock-mode.ts';
+import { chatBody, chatHeaders, type BenchTarget } from './bench-target.ts';
+
+export type MemoryResult = {
+  chunkCount: number;
+  idleRssMb: number;
+  peakRssMb: number;
+  /** V8 heap in use halfway through, from the gateway's `/metrics` (undefined when it has none). */
+  midwayHeapUsedMb: number | undefined;
+  completedCount: number;
+  failedCount: number;
+  durationSeconds: number;
+};
+
+/**
+ * Resident memory of the target's process while `streamCount` streams of `chunkCount` chunks, each spread over
+ * `streamSeconds`, are open at once. RSS is read from /proc every 200 ms; the peak is reported.
+ */
+export async function measureMemory(input: {
+  target: BenchTarget;
+  mockUrl: string;
+  streamCount: number;
+  streamSeconds: number;
+  chunkCount: number;
+}): Promise<MemoryResult> {
+  const pid = input.target.pid;
+  if (pid === undefined) throw new Error(`no process id for ${input.target.label}`);
+  await setMockMode(input.mockUrl, {
+    delayMs: 0,
+    chunkCount: input.chunkCount,
+    chunkIntervalMs: (input.streamSeconds * 1000) / input.chunkCount,
+  });
+  const idleRssMb = readRssMb(pid);
+  let peakRssMb = idleRssMb;
+  const sampler = setInterval(() => {
+    peakRssMb = Math.max(peakRssMb, readRssMb(pid));
+  }, 200);
+  const pool = new Pool(input.target.origin, { connections: input.streamCount, keepAliveTimeout: 1_000 });
+  const startedMs = performance.now();
+  const midwayHeap = new Promise<number | undefined>((resolve) => {
+    setTimeout(
+      () => readHeapUsedMb(input.target.origin).then(resolve, () => resolve(undefined)),
+      (input.streamSeconds * 1000) / 2,
+    );
+  });
+  let completedCount = 0;
+  let failedCount = 0;
+  try {
+    await Promise.all(
+      Array.from({ length: input.streamCount }, async () => {
+        try {
+          const eventCount = await countStreamEvents(pool, input.target);
+          if (eventCount >= input.chunkCount) completedCount += 1;
+          else failedCount += 1;
+        } catch {
+          failedCount += 1;
+        }
+      }),
+    );
+  } finally {
+    clearInterval(sampler);
+    peakRssMb = Math.max(peakRssMb, readRssMb(pid));
+    await pool.close();
+  }
+  return {
+    chunkCount: input.chunkCount,
+    idleRssMb,
+    peakRssMb,
+    midwayHeapUsedMb: await midwayHeap,
+    completedCount,
+    failedCount,
+    durationSeconds: (performance.now() - startedMs) / 1000,
+  };
+}
+
+const eventEnd = Buffer.from('\n\n');
+const doneEvent = 'data: [DONE]\n\n';
+
+/**
+ * Reads one streamed call as cheaply as possible (the load generator shares the machine): counts event ends in the
+ * raw bytes and checks the `[DONE]` terminator. Returns 0 for a failed or unterminated stream.
+ */
+async function countStreamEvents(pool: Pool, target: BenchTarget): Promise<number> {
+  const response = await pool.request({
+    path: target.path,
+    method: 'POST',
+    headers: chatHeaders(target),
+    body: chatBody(target, { isStreaming: true }),
+  });
+  if (response.statusCode !== 200) {
+    await response.body.dump();
+    return 0;
+  }
+  let eventCount = 0;
+  let tail = '';
+  for await (const bytes of response.body as AsyncIterable<Buffer>) {
+    for (let index = bytes.indexOf(eventEnd); index !== -1; index = bytes.indexOf(eventEnd, index + 2)) eventCount += 1;
+    tail = (tail + bytes.toString('latin1')).slice(-doneEvent.length);
+  }
+  return tail === doneEvent ? eventCount - 1 : 0;
+}
+
+/** `gateway_nodejs_heap_size_used_bytes` from the prom-client default metrics, in MB. */
+async function readHeapUsedMb(origin: string): Promise<number | undefined> {
+  const response = await fetch(`${origin}/metrics`);
+  const text = await response.text();
+  const match = /^\w*nodejs_heap_size_used_bytes\s+(\d+(?:\.\d+)?)/m.exec(text);
+  return match?.[1] === undefined ? undefined : Number(match[1]) / 1024 / 1024;
+}
+
+/** VmRSS of a process on this machine, in MB (Linux /proc). */
+export function readRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kilobytes = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1] ?? Number.NaN);
+  return kilobytes / 1024;
+}

@@ -1,0 +1,141 @@
+import { InvalidRequestError } from '../errors/invalid-request-error.ts';
+import type { ChatContentPart, ChatMessage, ChatToolCall } from '../openai-api/chat-request.ts';
+import type { ContentBlockParam, MessageParam } from './messages-request.ts';
+
+type Block<Type extends ContentBlockParam['type']> = Extract<ContentBlockParam, { type: Type }>;
+
+/**
+ * Anthropic turns → OpenAI chat messages (wire-formats.md §7):
+ * - a user turn's `tool_result` blocks become `tool` messages, one per result, placed before the rest of the turn
+ *   (OpenAI wants them right after the assistant's tool calls); `is_error` has no OpenAI field, so the result text
+ *   is sent as it is;
+ * - an assistant turn's text blocks become its content, `tool_use` blocks its `tool_calls` (input as a JSON string,
+ *   the id unchanged so the result still matches it), and `thinking` blocks its `reasoning_content`;
+ * - images become `image_url` parts: a base64 source as a data URL, a url source as that URL.
+ */
+export function convertMessageParams(messages: readonly MessageParam[]): ChatMessage[] {
+  checkToolResultsFollowToolUses(messages);
+  return messages.flatMap((message, index) =>
+    message.role === 'user' ? convertUserTurn(message.content, index) : [convertAssistantTurn(message.content, index)],
+  );
+}
+
+/**
+ * Anthropic's rule, checked here so that the error names the Anthropic field: each `tool_result` answers a `tool_use`
+ * of the assistant turn just before it, and a `tool_use` followed by a user turn is answered there.
+ * @see https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use#handling-tool-use-and-tool-result-content-blocks
+ */
+function checkToolResultsFollowToolUses(messages: readonly MessageParam[]): void {
+  messages.forEach((message, messageIndex) => {
+    if (message.role !== 'user') return;
+    const previous = messages[messageIndex - 1];
+    const toolUseIds = blocksOf(previous?.role === 'assistant' ? previous : undefined).flatMap((block) =>
+      block.type === 'tool_use' ? [block.id] : [],
+    );
+    const blocks = blocksOf(message);
+    blocks.forEach((block, blockIndex) => {
+      if (block.type === 'tool_result' && !toolUseIds.includes(block.tool_use_id)) {
+        throw new InvalidRequestError(
+          `messages[${messageIndex}].content[${blockIndex}]: tool_result for '${block.tool_use_id}' has no tool_use with that id in the previous assistant turn.`,
+          { param: `messages[${messageIndex}].content[${blockIndex}].tool_use_id` },
+        );
+      }
+    });
+    const answered = blocks.flatMap((block) => (block.type === 'tool_result' ? [block.tool_use_id] : []));
+    const unanswered = toolUseIds.find((id) => !answered.includes(id));
+    if (unanswered !== undefined) {
+      throw new InvalidRequestError(
+        `messages[${messageIndex}]: tool_use '${unanswered}' of the previous assistant turn has no tool_result here.`,
+        { param: `messages[${messageIndex}].content` },
+      );
+    }
+  });
+}
+
+function blocksOf(message: MessageParam | undefined): ContentBlockParam[] {
+  return message === undefined || typeof message.content === 'string' ? [] : message.content;
+}
+
+function convertUserTurn(content: MessageParam['content'], messageIndex: number): ChatMessage[] {
+  if (typeof content === 'string') return [{ role: 'user', content }];
+  const toolMessages: ChatMessage[] = [];
+  const parts: ChatContentPart[] = [];
+  content.forEach((block, blockIndex) => {
+    const param = `messages[${messageIndex}].content[${blockIndex}]`;
+    switch (block.type) {
+      case 'text':
+        parts.push({ type: 'text', text: block.text });
+        return;
+      case 'image':
+        parts.push(convertImage(block));
+        return;
+      case 'tool_result':
+        toolMessages.push({ role: 'tool', tool_call_id: block.tool_use_id, content: readToolResult(block, param) });
+        return;
+      default:
+        throw refuseBlock(block.type, 'user', param);
+    }
+  });
+  return parts.length === 0 ? toolMessages : [...toolMessages, { role: 'user', content: parts }];
+}
+
+function convertAssistantTurn(content: MessageParam['content'], messageIndex: number): ChatMessage {
+  if (typeof content === 'string') return { role: 'assistant', content };
+  let text = '';
+  let reasoning = '';
+  const toolCalls: ChatToolCall[] = [];
+  content.forEach((block, blockIndex) => {
+    switch (block.type) {
+      case 'text':
+        text += block.text;
+        return;
+      case 'thinking':
+        reasoning += block.thinking;
+        return;
+      case 'tool_use':
+        toolCalls.push({
+          id: block.id,
+          type: 'function',
+          function: { name: block.name, arguments: JSON.stringify(block.input) },
+        });
+        return;
+      default:
+        throw refuseBlock(block.type, 'assistant', `messages[${messageIndex}].content[${blockIndex}]`);
+    }
+  });
+  const message: Extract<ChatMessage, { role: 'assistant' }> = {
+    role: 'assistant',
+    content: text === '' && toolCalls.length > 0 ? null : text,
+  };
+  if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  if (reasoning !== '') message.reasoning_content = reasoning;
+  return message;
+}
+
+function convertImage(block: Block<'image'>): ChatContentPart {
+  const source = block.source;
+  const url = source.type === 'base64' ? `data:${source.media_type};base64,${source.data}` : source.url;
+  return { type: 'image_url', image_url: { url } };
+}
+
+/** Tool results travel as text on the OpenAI wire; an image in a result has nowhere to go. */
+function readToolResult(block: Block<'tool_result'>, param: string): string {
+  if (block.content === undefined) return '';
+  if (typeof block.content === 'string') return block.content;
+  return block.content
+    .map((part, partIndex) => {
+      if (part.type === 'text') return part.text;
+      throw new InvalidRequestError('Images inside tool_result content are not supported; send them in a user turn.', {
+        param: `${param}.content[${partIndex}].type`,
+        code: 'unsupported_parameter',
+      });
+    })
+    .join('\n\n');
+}
+
+function refuseBlock(type: string, role: MessageParam['role'], param: string): InvalidRequestError {
+  return new InvalidRequestError(`Content blocks of type '${type}' are not supported in ${role} turns here.`, {
+    param: `${param}.type`,
+    code: 'unsupported_parameter',
+  });
+}

@@ -1,0 +1,126 @@
+import { InvalidRequestError } from '../errors/invalid-request-error.ts';
+import type { ChatRequest, ChatTool } from '../openai-api/chat-request.ts';
+import { convertMessageParams } from './convert-message-params.ts';
+import type { MessagesRequest, ToolParam } from './messages-request.ts';
+
+type ReasoningEffort = NonNullable<ChatRequest['reasoning_effort']>;
+
+/**
+ * An Anthropic Messages request → the gateway's ChatRequest, which the chat pipeline sends to whichever vendor serves
+ * the model (wire-formats.md §7, read right to left). Fields with no equivalent on every vendor are refused with a
+ * 400 naming them (`top_k`, server tools, documents); the mapping is listed in docs/messages.md.
+ * @see https://docs.anthropic.com/en/api/messages
+ */
+export function convertMessagesRequest(request: MessagesRequest): ChatRequest {
+  if (request.top_k !== undefined) {
+    throw new InvalidRequestError(
+      'top_k is not supported: most vendors behind this gateway have no equivalent. Use top_p or temperature.',
+      { param: 'top_k', code: 'unsupported_parameter' },
+    );
+  }
+  const chat: ChatRequest = {
+    model: request.model,
+    max_tokens: request.max_tokens,
+    messages: [...convertSystem(request.system), ...convertMessageParams(request.messages)],
+  };
+  if (request.stream === true) {
+    chat.stream = true;
+    // The last chunk then carries the usage and the cost the ledger debited, which message_delta reports.
+    chat.stream_options = { include_usage: true };
+  }
+  if (request.temperature !== undefined) chat.temperature = request.temperature;
+  if (request.top_p !== undefined) chat.top_p = request.top_p;
+  if (request.stop_sequences !== undefined && request.stop_sequences.length > 0) chat.stop = request.stop_sequences;
+  if (request.tools !== undefined && request.tools.length > 0) chat.tools = request.tools.map(convertTool);
+  Object.assign(chat, convertToolChoice(request.tool_choice));
+  const effort = convertReasoningEffort(request);
+  if (effort !== undefined) chat.reasoning_effort = effort;
+  const userId = request.metadata?.user_id;
+  if (typeof userId === 'string' && userId !== '') chat.user = userId;
+  const format = request.output_config?.format;
+  if (format) {
+    chat.response_format = {
+      type: 'json_schema',
+      json_schema: { name: 'output', schema: format.schema, strict: true },
+    };
+  }
+  return chat;
+}
+
+function convertSystem(system: MessagesRequest['system']): ChatRequest['messages'] {
+  if (system === undefined) return [];
+  if (typeof system === 'string') return system === '' ? [] : [{ role: 'system', content: system }];
+  const parts = system
+    .filter((block) => block.text !== '')
+    .map((block) => ({ type: 'text' as const, text: block.text }));
+  return parts.length === 0 ? [] : [{ role: 'system', content: parts }];
+}
+
+function convertTool(tool: ToolParam, index: number): ChatTool {
+  if (tool.type !== undefined && tool.type !== 'custom') {
+    throw new InvalidRequestError(
+      `Server tools ('${tool.type}') are not supported on /v1/messages; define custom tools with an input_schema.`,
+      { param: `tools[${index}].type`, code: 'unsupported_parameter' },
+    );
+  }
+  if (tool.input_schema === undefined) {
+    throw new InvalidRequestError(`Missing required parameter: 'tools[${index}].input_schema'.`, {
+      param: `tools[${index}].input_schema`,
+      code: 'missing_required_parameter',
+    });
+  }
+  const definition: ChatTool['function'] = { name: tool.name, parameters: tool.input_schema };
+  if (tool.description !== undefined) definition.description = tool.description;
+  if (tool.strict !== undefined) definition.strict = tool.strict;
+  return { type: 'function', function: definition };
+}
+
+/** @see https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use#forcing-tool-use */
+function convertToolChoice(choice: MessagesRequest['tool_choice']): Partial<ChatRequest> {
+  if (choice === undefined) return {};
+  const parallel =
+    choice.type !== 'none' && choice.disable_parallel_tool_use === true ? { parallel_tool_calls: false } : {};
+  switch (choice.type) {
+    case 'auto':
+      return { tool_choice: 'auto', ...parallel };
+    case 'any':
+      return { tool_choice: 'required', ...parallel };
+    case 'tool':
+      return { tool_choice: { type: 'function', function: { name: choice.name } }, ...parallel };
+    case 'none':
+      return { tool_choice: 'none' };
+  }
+}
+
+/**
+ * Anthropic's thinking settings → `reasoning_effort`, the one reasoning control every vendor adapter translates.
+ * A thinking budget becomes the level whose budget covers it (up to 2048 tokens `low`, up to 8192 `medium`, above
+ * `high`); adaptive thinking takes `output_config.effort`, else Anthropic's default effort, `high`.
+ * @see https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking
+ */
+function convertReasoningEffort(request: MessagesRequest): ReasoningEffort | undefined {
+  const effort = request.output_config?.effort ?? undefined;
+  const thinking = request.thinking;
+  switch (thinking?.type) {
+    case undefined:
+      return effort;
+    case 'adaptive':
+      return effort ?? 'high';
+    case 'disabled':
+      if (effort !== undefined) {
+        throw new InvalidRequestError(
+          'output_config.effort sets the reasoning effort here, so it cannot be combined with thinking disabled.',
+          { param: 'output_config.effort' },
+        );
+      }
+      return undefined;
+    case 'enabled':
+      if (thinking.budget_tokens >= request.max_tokens) {
+        throw new InvalidRequestError('thinking.budget_tokens must be less than max_tokens.', {
+          param: 'thinking.budget_tokens',
+        });
+      }
+      if (thinking.budget_tokens <= 2048) return 'low';
+      return thinking.budget_tokens <= 8192 ? 'medium' : 'high';
+  }
+}

@@ -1,0 +1,95 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  createRouteRequestSchema,
+  updateRouteRequestSchema,
+  type CreateRouteRequest,
+  type UpdateRouteRequest,
+} from '../../../../contract/operator-routes.ts';
+import { addRoute, type AddRouteDeps } from '../../catalog/add-route.ts';
+import type { RouteTable } from '../../catalog/route-table.ts';
+import type { RouteSettingsInput } from '../../catalog/route-settings.ts';
+import { updateRoute } from '../../catalog/update-route.ts';
+import { NotFoundError } from '../../errors/not-found-error.ts';
+import { parseWireRequest } from '../../openai-api/parse-request.ts';
+import type { Routing } from '../../routing/create-routing.ts';
+import { findOperatorRoute, listOperatorRoutes } from '../../routing/list-operator-routes.ts';
+import type { SessionGuard } from '../middleware/session.ts';
+import { requireOperator } from './operator-guard.ts';
+
+export type OperatorRouteDeps = AddRouteDeps & {
+  routeTable: RouteTable;
+  routing: Routing;
+  allowPrivateUpstreams: boolean;
+  sessions: SessionGuard;
+};
+
+type RouteParams = { Params: { id: string } };
+
+/**
+ * Upstream routes for the operator (an admin's session, like the rest of `/api/operator`): list with live health,
+ * add, change, enable or disable. Credentials go in, never out. Every change reloads this node's route table at
+ * once; other nodes follow within a second (cache versions).
+ */
+export function registerOperatorRouteRoutes(app: FastifyInstance, deps: OperatorRouteDeps): void {
+  app.get('/api/operator/routes', async (request) => {
+    requireOperator(deps.sessions, request);
+    return listOperatorRoutes(deps);
+  });
+
+  app.post('/api/operator/routes', async (request, reply) => {
+    requireOperator(deps.sessions, request);
+    const body = parseWireRequest(createRouteRequestSchema, request.body);
+    const { id } = await addRoute(deps, {
+      ...toSettings(body),
+      modelId: body.model,
+      provider: body.provider,
+      baseUrl: body.base_url,
+      credential: body.api_key,
+      upstreamModel: body.upstream_model,
+      allowPrivateUpstreams: deps.allowPrivateUpstreams,
+    });
+    await deps.routeTable.reload();
+    return reply.status(201).send(await getOperatorRoute(deps, id));
+  });
+
+  app.patch<RouteParams>('/api/operator/routes/:id', async (request) => {
+    requireOperator(deps.sessions, request);
+    const body = parseWireRequest(updateRouteRequestSchema, request.body);
+    await updateRoute(deps, {
+      routeId: request.params.id,
+      allowPrivateUpstreams: deps.allowPrivateUpstreams,
+      update: {
+        ...toSettings(body),
+        ...(body.base_url === undefined ? {} : { baseUrl: body.base_url }),
+        ...(body.api_key === undefined ? {} : { credential: body.api_key }),
+        ...(body.upstream_model === undefined ? {} : { upstreamModel: body.upstream_model }),
+        ...(body.enabled === undefined ? {} : { isEnabled: body.enabled }),
+      },
+    });
+    await deps.routeTable.reload();
+    return getOperatorRoute(deps, request.params.id);
+  });
+}
+
+async function getOperatorRoute(deps: OperatorRouteDeps, routeId: string) {
+  const route = await findOperatorRoute(deps, routeId);
+  if (!route) throw new NotFoundError(`No route has the id "${routeId}".`, { param: 'id' });
+  return route;
+}
+
+function toSettings(body: CreateRouteRequest | UpdateRouteRequest): RouteSettingsInput {
+  const settings: RouteSettingsInput = {};
+  if (body.priority !== undefined) settings.priority = body.priority;
+  if (body.weight !== undefined) settings.weight = body.weight;
+  if (body.input_cost_micros !== undefined) settings.inputCostMicros = body.input_cost_micros;
+  if (body.output_cost_micros !== undefined) settings.outputCostMicros = body.output_cost_micros;
+  if (body.max_concurrency !== undefined) settings.maxConcurrency = body.max_concurrency;
+  if (body.connect_timeout_ms !== undefined) settings.connectTimeoutMs = body.connect_timeout_ms;
+  if (body.first_byte_timeout_ms !== undefined) settings.firstByteTimeoutMs = body.first_byte_timeout_ms;
+  if (body.idle_timeout_ms !== undefined) settings.idleTimeoutMs = body.idle_timeout_ms;
+  if (body.reserved_for !== undefined) settings.reservedForUserIds = body.reserved_for;
+  if (body.api_version !== undefined) settings.apiVersion = body.api_version;
+  if (body.vertex_project !== undefined) settings.vertexProject = body.vertex_project;
+  if (body.vertex_location !== undefined) settings.vertexLocation = body.vertex_location;
+  return settings;
+}

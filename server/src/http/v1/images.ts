@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import type { RateLimiter } from '../../limits/rate-limiter.ts';
+import type { AccountTerms } from '../../operator/account-terms.ts';
+import { runImageGeneration, type ImageGenerationDeps } from '../../images/run-image-generation.ts';
+import { authenticate, type AuthenticateDeps } from '../../pipeline/authenticate.ts';
+import { checkRateLimit } from '../../pipeline/check-rate-limit.ts';
+import { readAuthHeaders } from '../read-auth-headers.ts';
+
+export type ImagesRouteDeps = AuthenticateDeps &
+  ImageGenerationDeps & {
+    rateLimiter: RateLimiter;
+    defaultRequestsPerMinute: number;
+    accountTerms: Pick<AccountTerms, 'priceModel' | 'requestsPerMinute'>;
+  };
+
+/** `POST /v1/images/generations`: OpenAI's image API over every image vendor, billed per image. */
+export function registerImageRoutes(app: FastifyInstance, deps: ImagesRouteDeps): void {
+  app.post('/v1/images/generations', async (request, reply) => {
+    const caller = await authenticate(deps, readAuthHeaders(request));
+    reply.headers(await checkRateLimit(deps, caller));
+    const controller = new AbortController();
+    reply.raw.on('close', () => {
+      if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the connection.'));
+    });
+    return runImageGeneration(deps, {
+      caller,
+      body: request.body,
+      requestId: request.id,
+      signal: controller.signal,
+    });
+  });
+}

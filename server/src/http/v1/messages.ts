@@ -1,0 +1,120 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { convertChatCompletion } from '../../anthropic-api/convert-chat-completion.ts';
+import { createMessageStreamConverter } from '../../anthropic-api/create-message-stream-converter.ts';
+import { convertError } from '../../anthropic-api/convert-error.ts';
+import { convertMessagesRequest } from '../../anthropic-api/convert-messages-request.ts';
+import type { Message, StreamEvent } from '../../anthropic-api/message-object.ts';
+import { messagesRequestSchema } from '../../anthropic-api/messages-request.ts';
+import { estimateDeliveredUsage } from '../../billing/estimate-delivered-usage.ts';
+import { InternalError } from '../../errors/internal-error.ts';
+import type { ChatRequest } from '../../openai-api/chat-request.ts';
+import { parseWireRequest } from '../../openai-api/parse-request.ts';
+import { authenticate } from '../../pipeline/authenticate.ts';
+import type { ChatSink } from '../../pipeline/chat-sink.ts';
+import { checkRateLimit } from '../../pipeline/check-rate-limit.ts';
+import { measureChatRequest } from '../../pipeline/measure-chat-request.ts';
+import { runChatCompletion } from '../../pipeline/run-chat-completion.ts';
+import { readAuthHeaders } from '../read-auth-headers.ts';
+import { createSseResponse, type SseResponse } from '../sse-response.ts';
+import { toGatewayError, writeError } from '../write-error.ts';
+import type { ChatCompletionsRouteDeps } from './chat-completions.ts';
+
+/**
+ * `POST /v1/messages`: Anthropic's Messages API over the same catalogue, key and balance as chat completions. The
+ * request is translated to a chat request and runs through the chat pipeline; the answer and the errors are
+ * translated back to Anthropic's shapes (docs/messages.md).
+ */
+export function registerMessagesRoutes(app: FastifyInstance, deps: ChatCompletionsRouteDeps): void {
+  void app.register(async (scope) => {
+    // Errors before the first byte (bad JSON and body size included) get Anthropic's error body.
+    scope.setErrorHandler((error, request, reply) =>
+      writeError(request, reply, error, (gatewayError) => convertError(gatewayError, request.id)),
+    );
+    // Anthropic's SDKs read the request id from `request-id`.
+    scope.addHook('onRequest', async (request, reply) => {
+      reply.header('request-id', request.id);
+    });
+    scope.post('/v1/messages', async (request, reply) => {
+      const caller = await authenticate(deps, readAuthHeaders(request));
+      reply.headers(await checkRateLimit(deps, caller));
+      const messagesRequest = parseWireRequest(messagesRequestSchema, request.body);
+      const chatRequest = convertMessagesRequest(messagesRequest);
+      const identity = { id: `msg_${request.id.replace(/^req_/, '')}`, model: messagesRequest.model };
+      const sink = createHttpMessageSink({
+        request,
+        reply,
+        keepAliveIntervalMs: deps.keepAliveIntervalMs,
+        stream: createMessageStreamConverter({ ...identity, estimatedInputTokens: estimateInputTokens(chatRequest) }),
+        identity,
+      });
+      try {
+        await runChatCompletion(deps, { caller, body: chatRequest, requestId: request.id, sink: sink.sink });
+      } catch (error) {
+        if (sink.sink.signal.aborted && !sink.stream.isStarted) {
+          reply.hijack();
+          reply.raw.destroy();
+          return reply;
+        }
+        if (!sink.stream.isStarted) throw error;
+        const gatewayError = toGatewayError(error);
+        if (gatewayError instanceof InternalError) request.log.error({ err: error }, 'stream failed after start');
+        sink.sink.sendStreamError(gatewayError);
+      }
+      return reply.sent ? reply : sink.message();
+    });
+  });
+}
+
+/** The ChatSink over a Fastify reply: an Anthropic Message as JSON, or Anthropic's named stream events. */
+function createHttpMessageSink(input: {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  keepAliveIntervalMs: number;
+  stream: ReturnType<typeof createMessageStreamConverter>;
+  identity: { id: string; model: string };
+}): { sink: ChatSink; stream: SseResponse; message: () => Message | undefined } {
+  const { request, reply } = input;
+  const controller = new AbortController();
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the connection.'));
+  });
+  let message: Message | undefined;
+  const stream = createSseResponse({
+    response: reply.raw,
+    headers: {},
+    keepAliveIntervalMs: input.keepAliveIntervalMs,
+  });
+  const writeEvents = (events: readonly StreamEvent[]) => {
+    for (const event of events) stream.writeEvent(event.type, JSON.stringify(event));
+  };
+  const sink: ChatSink = {
+    signal: controller.signal,
+    sendCompletion: (completion) => {
+      message = convertChatCompletion(completion, input.identity);
+    },
+    startStream: () => {
+      reply.hijack();
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value !== undefined) reply.raw.setHeader(name, value);
+      }
+      stream.start();
+      writeEvents(input.stream.start());
+    },
+    sendChunk: (chunk) => writeEvents(input.stream.convertChunk(chunk)),
+    sendStreamError: (error) => {
+      request.log.warn({ code: error.code, status: error.status }, 'message stream ended with an error');
+      writeEvents([convertError(error, request.id)]);
+      stream.end();
+    },
+    endStream: () => {
+      writeEvents(input.stream.finish());
+      stream.end();
+    },
+  };
+  return { sink, stream, message: () => message };
+}
+
+/** `message_start` needs input tokens before the vendor counts them: the same size estimate the credit hold uses. */
+function estimateInputTokens(request: ChatRequest): number {
+  return estimateDeliveredUsage({ ...measureChatRequest(request), deliveredTextBytes: 0 }).inputTokens;
+}

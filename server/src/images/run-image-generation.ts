@@ -1,0 +1,156 @@
+import type { CreditHold } from '../billing/credit-holds.ts';
+import type { CatalogModel, PriceList } from '../catalog/price-list.ts';
+import type { RouteTable } from '../catalog/route-table.ts';
+import type { UsageRecordRow } from '../db/schema.ts';
+import { recordFailedCall } from '../db/usage-records.ts';
+import { GatewayError } from '../errors/gateway-error.ts';
+import { ModelNotFoundError } from '../errors/model-not-found-error.ts';
+import { toUnixSeconds, type Clock } from '../lib/clock.ts';
+import { microsToUsd } from '../lib/money.ts';
+import { parseWireRequest } from '../openai-api/parse-request.ts';
+import type { AccountTerms } from '../operator/account-terms.ts';
+import type { Caller } from '../pipeline/authenticate.ts';
+import { chooseRoutes } from '../pipeline/choose-routes.ts';
+import { resolveModel } from '../pipeline/resolve-model.ts';
+import { settleCharge, type SettleChargeDeps, type Settlement } from '../pipeline/settle-charge.ts';
+import { callImageProvider, type CallImageProviderDeps, type ImageProviderCall } from './call-image-provider.ts';
+import { checkImageRequest } from './check-image-request.ts';
+import type { ImageJob } from './image-job.ts';
+import type { ImagePriceTiers } from './image-price-tiers.ts';
+import { findImageProfile } from './image-profiles.ts';
+import { imageRequestSchema, type ImagesResponse } from './image-request.ts';
+import { priceImageMicros, type ImagePriceKey } from './price-images.ts';
+import { reserveImageCredits } from './reserve-image-credits.ts';
+
+export type ImageGenerationDeps = SettleChargeDeps & {
+  accountTerms: Pick<AccountTerms, 'priceModel'>;
+  priceList: PriceList;
+  imagePriceTiers: Pick<ImagePriceTiers, 'tiersFor'>;
+  routeTable: RouteTable;
+  clock: Clock;
+  upstream: CallImageProviderDeps;
+  /** How long one route may take to deliver every image (polls and downloads included). */
+  imageTimeoutMs: number;
+};
+
+type CallContext = { caller: Caller; requestId: string; model: CatalogModel; job: ImageJob; startedAtMs: number };
+
+/**
+ * `POST /v1/images/generations` after authentication and the rate limit: checks the request against the model, holds
+ * n × the per-image price (of the dearest tier the request may fall in), asks the routes in turn, and on success
+ * captures the price of the images delivered, at the quality and size drawn, with a usage record in one commit. Any
+ * failure releases the hold: nothing is charged. The images pass through; the gateway never stores them.
+ */
+export async function runImageGeneration(
+  deps: ImageGenerationDeps,
+  input: { caller: Caller; body: unknown; requestId: string; signal: AbortSignal },
+): Promise<ImagesResponse> {
+  const startedAtMs = deps.clock.nowMs();
+  const request = parseWireRequest(imageRequestSchema, input.body);
+  const model = resolveModel(deps, { caller: input.caller, modelId: request.model, kind: 'image' });
+  const routes = chooseRoutes(deps, model);
+  const profile = findImageProfile(model.id) ?? findImageProfile(routes[0]?.upstreamModel ?? '');
+  if (!profile) {
+    throw new ModelNotFoundError(`The gateway cannot draw images with the model \`${model.id}\`.`, { param: 'model' });
+  }
+  const job = checkImageRequest(request, profile);
+  const hold = await reserveImageCredits(deps, {
+    caller: input.caller,
+    imageCount: job.count,
+    perImageMicros: priceImage(deps, model, requestedPriceKey(job)),
+    holdId: input.requestId,
+  });
+  const context: CallContext = { caller: input.caller, requestId: input.requestId, model, job, startedAtMs };
+  let call: ImageProviderCall;
+  try {
+    call = await callImageProvider(deps.upstream, {
+      routes,
+      job,
+      signal: input.signal,
+      timeoutMs: deps.imageTimeoutMs,
+    });
+  } catch (error) {
+    deps.creditHolds.release(hold);
+    await recordFailure(deps, context, error);
+    throw error;
+  }
+  const images = call.generated.images.slice(0, job.count);
+  const settlement = await settle(deps, context, { hold, call, imageCount: images.length });
+  const response: ImagesResponse = {
+    created: toUnixSeconds(startedAtMs),
+    data: images,
+    model: request.model,
+    cost: microsToUsd(settlement.costMicros),
+    ...call.generated.details,
+  };
+  if (call.generated.usage) response.usage = call.generated.usage;
+  return response;
+}
+
+/**
+ * Captures the price of the images delivered, at the quality and size the vendor says it drew (else the ones
+ * asked for); vendor-filtered images (fewer than asked) are not billed.
+ */
+function settle(
+  deps: ImageGenerationDeps,
+  context: CallContext,
+  outcome: { hold: CreditHold; call: ImageProviderCall; imageCount: number },
+): Promise<Settlement> {
+  const { usage, details } = outcome.call.generated;
+  const requested = requestedPriceKey(context.job);
+  const drawn = { quality: details?.quality ?? requested.quality, size: details?.size ?? requested.size };
+  return settleCharge(deps, {
+    caller: context.caller,
+    hold: outcome.hold,
+    costMicros: outcome.imageCount * priceImage(deps, context.model, drawn),
+    usage: {
+      ...usageRecordBase(deps, context),
+      route_id: outcome.call.route.id,
+      provider: outcome.call.route.provider,
+      status: 'completed',
+      error_code: null,
+      input_tokens: usage?.input_tokens ?? 0,
+      output_tokens: usage?.output_tokens ?? 0,
+      image_count: outcome.imageCount,
+    },
+  });
+}
+
+function priceImage(deps: ImageGenerationDeps, model: CatalogModel, key: ImagePriceKey): number {
+  return priceImageMicros(model, { tiers: deps.imagePriceTiers.tiersFor(model.id), key });
+}
+
+/** What a request is priced at before the call: `auto` (or no quality where the vendor has no fixed default) is open. */
+function requestedPriceKey(job: ImageJob): ImagePriceKey {
+  return { quality: job.quality ?? job.profile.defaultQuality, size: job.width === undefined ? undefined : job.size };
+}
+
+async function recordFailure(deps: ImageGenerationDeps, context: CallContext, error: unknown): Promise<void> {
+  await recordFailedCall(deps.db, {
+    ...usageRecordBase(deps, context),
+    route_id: null,
+    provider: null,
+    status: 'failed',
+    error_code: error instanceof GatewayError ? (error.code ?? error.type) : 'client_disconnected',
+    input_tokens: 0,
+    output_tokens: 0,
+    image_count: 0,
+    cost_micros: 0,
+  });
+}
+
+function usageRecordBase(deps: ImageGenerationDeps, context: CallContext) {
+  const nowMs = deps.clock.nowMs();
+  return {
+    request_id: context.requestId,
+    user_id: context.caller.userId,
+    api_key_id: context.caller.key.id,
+    model_id: context.model.id,
+    endpoint: 'images.generations',
+    cached_tokens: 0,
+    reasoning_tokens: 0,
+    time_to_first_token_ms: null,
+    latency_ms: nowMs - context.startedAtMs,
+    created_at: nowMs,
+  } satisfies Partial<UsageRecordRow>;
+}

@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { InvalidRequestError } from '../errors/invalid-request-error.ts';
+import { buildRoundRequest, measureResponseRequest } from './build-round-request.ts';
+import { parseResponsesRequest } from './parse-responses-request.ts';
+import { webSearchFunctionName } from './web-search-tool.ts';
+
+function rejects(body: unknown, param: string) {
+  assert.throws(
+    () => parseResponsesRequest(body),
+    (error: unknown) => error instanceof InvalidRequestError && error.param === param,
+    `expected a 400 naming ${param}`,
+  );
+}
+
+describe('convertResponsesRequest', () => {
+  it('turns instructions and a string input into a system and a user message', () => {
+    const plan = parseResponsesRequest({ model: 'm', instructions: 'Be brief.', input: 'Hi', temperature: 0.2 });
+    assert.deepEqual(plan.chatRequest.messages, [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Hi' },
+    ]);
+    assert.equal(plan.chatRequest.temperature, 0.2);
+    assert.equal(plan.webSearch, undefined);
+    assert.equal(plan.settings.instructions, 'Be brief.');
+    assert.deepEqual(plan.settings.text, { format: { type: 'text' } });
+  });
+
+  it('joins function calls to one assistant message and maps their outputs to tool messages', () => {
+    const plan = parseResponsesRequest({
+      model: 'm',
+      input: [
+        { role: 'user', content: [{ type: 'input_text', text: 'Weather?' }] },
+        { type: 'reasoning', id: 'rs_1', summary: [] },
+        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Checking.', annotations: [] }] },
+        { type: 'function_call', call_id: 'call_a', name: 'get_weather', arguments: '{"city":"Oslo"}' },
+        { type: 'function_call', call_id: 'call_b', name: 'get_weather', arguments: '{"city":"Rome"}' },
+        { type: 'function_call_output', call_id: 'call_a', output: '3°C' },
+        { type: 'function_call_output', call_id: 'call_b', output: [{ type: 'input_text', text: '21°C' }] },
+      ],
+    });
+    assert.deepEqual(plan.chatRequest.messages, [
+      { role: 'user', content: [{ type: 'text', text: 'Weather?' }] },
+      {
+        role: 'assistant',
+        content: 'Checking.',
+        tool_calls: [
+          { id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } },
+          { id: 'call_b', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_a', content: '3°C' },
+      { role: 'tool', tool_call_id: 'call_b', content: '21°C' },
+    ]);
+  });
+
+  it('maps flat function tools, tool_choice, reasoning effort and a flat json_schema format', () => {
+    const plan = parseResponsesRequest({
+      model: 'm',
+      input: 'x',
+      tools: [{ type: 'function', name: 'f', parameters: { type: 'object' }, strict: true }],
+      tool_choice: { type: 'function', name: 'f' },
+      reasoning: { effort: 'low' },
+      max_output_tokens: 500,
+      text: { format: { type: 'json_schema', name: 'out', schema: { type: 'object' }, strict: true } },
+    });
+    assert.deepEqual(plan.chatRequest.tools, [
+      { type: 'function', function: { name: 'f', parameters: { type: 'object' }, strict: true } },
+    ]);
+    assert.deepEqual(plan.chatRequest.tool_choice, { type: 'function', function: { name: 'f' } });
+    assert.equal(plan.chatRequest.reasoning_effort, 'low');
+    assert.deepEqual(plan.chatRequest.response_format, {
+      type: 'json_schema',
+      json_schema: { name: 'out', schema: { type: 'object' }, strict: true },
+    });
+    assert.equal(plan.maxOutputTokens, 500);
+  });
+
+  it('reads web search settings from the tool and offers the search function first in each round', () => {
+    const plan = parseResponsesRequest({
+      model: 'm',
+      input: 'news',
+      tools: [
+        { type: 'web_search_preview', search_context_size: 'low', filters: { allowed_domains: ['Example.org'] } },
+        { type: 'function', name: 'f' },
+      ],
+      tool_choice: { type: 'web_search_preview' },
+      include: ['web_search_call.action.sources'],
+    });
+    assert.deepEqual(plan.webSearch, {
+      maxResults: 3,
+      maxResultBytes: 4_000,
+      allowedDomains: ['example.org'],
+      isSourcesIncluded: true,
+    });
+    const first = buildRoundRequest(plan, {
+      messages: plan.chatRequest.messages,
+      isSearchOffered: true,
+      searchCount: 0,
+      maxOutputTokens: 100,
+    });
+    assert.deepEqual(
+      first.tools?.map((tool) => tool.function.name),
+      [webSearchFunctionName, 'f'],
+    );
+    assert.deepEqual(first.tool_choice, { type: 'function', function: { name: webSearchFunctionName } });
+    assert.equal(first.max_completion_tokens, 100);
+    const second = buildRoundRequest(plan, {
+      messages: plan.chatRequest.messages,
+      isSearchOffered: false,
+      searchCount: 1,
+      maxOutputTokens: undefined,
+    });
+    assert.deepEqual(
+      second.tools?.map((tool) => tool.function.name),
+      ['f'],
+    );
+    assert.equal(second.tool_choice, 'auto');
+  });
+
+  it('turns web search off with tool_choice none', () => {
+    const plan = parseResponsesRequest({
+      model: 'm',
+      input: 'x',
+      tools: [{ type: 'web_search' }],
+      tool_choice: 'none',
+    });
+    assert.equal(plan.webSearch, undefined);
+  });
+
+  it('holds for every round when searching through a tool, and for one results block when the query is derived', () => {
+    const plan = parseResponsesRequest({ model: 'm', input: 'x', tools: [{ type: 'web_search' }] });
+    const none = measureResponseRequest(plan, { searchMode: undefined });
+    const derived = measureResponseRequest(plan, { searchMode: 'derived' });
+    const tool = measureResponseRequest(plan, { searchMode: 'tool' });
+    assert.ok(derived.textBytes > none.textBytes + 8_000);
+    assert.ok(tool.textBytes > 3 * none.textBytes + 3 * 8_000);
+  });
+
+  it('rejects what a stateless gateway cannot honour, naming the field', () => {
+    rejects({ model: 'm', input: 'x', previous_response_id: 'resp_1' }, 'previous_response_id');
+    rejects({ model: 'm', input: 'x', store: true }, 'store');
+    rejects({ model: 'm', input: 'x', background: true }, 'background');
+    rejects({ model: 'm', input: [{ type: 'item_reference', id: 'msg_1' }] }, 'input[0].type');
+  });
+
+  it('rejects unknown tools and items, empty input and a reserved function name', () => {
+    rejects({ model: 'm', input: 'x', tools: [{ type: 'code_interpreter' }] }, 'tools[0].type');
+    rejects({ model: 'm', input: [{ role: 'user', content: 'x' }, { type: 'mystery' }] }, 'input[1].type');
+    rejects({ model: 'm', input: [] }, 'input');
+    rejects({ model: 'm', instructions: 'only this', input: [{ type: 'reasoning', summary: [] }] }, 'input');
+    rejects(
+      { model: 'm', input: 'x', tools: [{ type: 'web_search' }, { type: 'function', name: webSearchFunctionName }] },
+      'tools[1].name',
+    );
+    rejects({ model: 'm', input: 'x', tool_choice: { type: 'web_search' } }, 'tool_choice');
+    rejects(
+      { model: 'm', input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'f' }] }] },
+      'input[0].content[0].type',
+    );
+  });
+});

@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { checkExchanges } from '../support/conformance/check-exchanges.ts';
+import { loadOpenApiSchemaValidator, type OpenApiSchemaValidator } from '../support/openapi-schema-validator.ts';
+
+/** The conformance suite trusts these checks, so they must reject what the spec forbids and accept what it allows. */
+describe('the OpenAPI schema validator and exchange checks of the conformance suite', () => {
+  let validator: OpenApiSchemaValidator;
+  before(() => {
+    validator = loadOpenApiSchemaValidator();
+  });
+
+  const completion = {
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    created: 1_700_000_000,
+    model: 'gpt-4o',
+    choices: [
+      {
+        index: 0,
+        finish_reason: 'stop',
+        logprobs: null,
+        message: { role: 'assistant', content: 'Hi', refusal: null },
+      },
+    ],
+    usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4, cost: 0.000012 },
+  };
+  const chunk = {
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model: 'gpt-4o',
+    choices: [{ index: 0, delta: { content: 'Hi' }, finish_reason: null }],
+    usage: null,
+  };
+
+  test('accepts a completion and a chunk with our extensions (usage.cost) and a null usage (OpenAPI 3.0 nullable)', () => {
+    assert.deepEqual(validator.problemsOf('CreateChatCompletionResponse', completion), []);
+    assert.deepEqual(validator.problemsOf('CreateChatCompletionStreamResponse', chunk), []);
+  });
+
+  test('rejects a completion without choices, with a wrong object type, or with an unknown finish_reason', () => {
+    const { choices: _choices, ...withoutChoices } = completion;
+    assert.notDeepEqual(validator.problemsOf('CreateChatCompletionResponse', withoutChoices), []);
+    assert.notDeepEqual(validator.problemsOf('CreateChatCompletionResponse', { ...completion, object: 'chat' }), []);
+    const unknownReason = { ...chunk, choices: [{ ...chunk.choices[0], finish_reason: 'done' }] };
+    assert.notDeepEqual(validator.problemsOf('CreateChatCompletionStreamResponse', unknownReason), []);
+  });
+
+  test('requires all four keys of an error, nullable param and code', () => {
+    const error = { message: 'Bad', type: 'invalid_request_error', param: null, code: null };
+    assert.deepEqual(validator.problemsOf('ErrorResponse', { error }), []);
+    const { code: _code, ...withoutCode } = error;
+    assert.notDeepEqual(validator.problemsOf('ErrorResponse', { error: withoutCode }), []);
+  });
+
+  test('accepts a model list with extra fields on each model, and rejects a model without owned_by', () => {
+    const model = { id: 'gpt-4o', object: 'model', created: 0, owned_by: 'sandbox', pricing: { input: 2.5 } };
+    assert.deepEqual(validator.problemsOf('ListModelsResponse', { object: 'list', data: [model] }), []);
+    const { owned_by: _ownedBy, ...withoutOwner } = model;
+    assert.notDeepEqual(validator.problemsOf('Model', withoutOwner), []);
+  });
+
+  test('a recorded stream is checked chunk by chunk, for its end, and for the model that was asked for', () => {
+    const exchange = {
+      method: 'POST',
+      path: '/v1/chat/completions',
+      requestBody: '{"model": "gpt-4o", "stream": true}',
+      status: 200,
+      contentType: 'text/event-stream',
+    };
+    const events = (...data: unknown[]) => data.map((value) => `data: ${JSON.stringify(value)}\n\n`).join('');
+    const good = checkExchanges(validator, [{ ...exchange, body: `: keep-alive\n\n${events(chunk)}data: [DONE]\n\n` }]);
+    assert.deepEqual(good.problems, []);
+    assert.equal(good.checked.CreateChatCompletionStreamResponse, 1);
+    const bad = checkExchanges(validator, [
+      { ...exchange, body: events(chunk, { ...chunk, model: 'gpt-4o-2024-08-06' }, { ...chunk, choices: 'none' }) },
+    ]);
+    assert.equal(bad.problems.length, 3, bad.problems.join('\n'));
+    assert.match(bad.problems.join('\n'), /neither \[DONE\]/);
+    assert.match(bad.problems.join('\n'), /model gpt-4o-2024-08-06/);
+    assert.match(bad.problems.join('\n'), /choices must be array/);
+  });
+});

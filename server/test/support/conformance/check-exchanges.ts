@@ -1,0 +1,153 @@
+import type { OpenAiSchemaName, OpenApiSchemaValidator } from '../openapi-schema-validator.ts';
+import type { RecordedExchange } from './recording-proxy.ts';
+
+export type ExchangeReport = {
+  /** Bodies and stream chunks checked against an OpenAI schema, by schema name. */
+  checked: Partial<Record<OpenAiSchemaName, number>>;
+  /** Responses of `/v1/messages` (Anthropic's API, outside the OpenAI spec): checked for Anthropic's envelope only. */
+  anthropicMessages: number;
+  statuses: number[];
+  problems: string[];
+};
+
+/** Checks every response body and stream event the gateway sent against the OpenAI OpenAPI schemas. */
+export function checkExchanges(
+  validator: OpenApiSchemaValidator,
+  exchanges: readonly RecordedExchange[],
+): ExchangeReport {
+  const report: ExchangeReport = { checked: {}, anthropicMessages: 0, statuses: [], problems: [] };
+  const check = (exchange: RecordedExchange, name: OpenAiSchemaName, text: string) => {
+    report.checked[name] = (report.checked[name] ?? 0) + 1;
+    const where = `${exchange.method} ${exchange.path} → ${exchange.status}`;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      report.problems.push(`${where}: not JSON: ${text.slice(0, 200)}`);
+      return;
+    }
+    for (const problem of validator.problemsOf(name, value)) report.problems.push(`${where}: ${problem}`);
+  };
+  for (const exchange of exchanges) {
+    report.statuses.push(exchange.status);
+    const route = exchange.path.split('?')[0] ?? '';
+    if (route === '/v1/messages') {
+      report.anthropicMessages += 1;
+      report.problems.push(...problemsOfAnthropicExchange(exchange));
+    } else if (exchange.status >= 400) {
+      check(exchange, 'ErrorResponse', exchange.body);
+    } else if (route === '/v1/models') {
+      check(exchange, 'ListModelsResponse', exchange.body);
+    } else if (route.startsWith('/v1/models/')) {
+      check(exchange, 'Model', exchange.body);
+    } else if (route === '/v1/chat/completions' && exchange.contentType.startsWith('text/event-stream')) {
+      checkStream(exchange, check, report.problems);
+      report.problems.push(
+        ...problemsOfIdentity(
+          exchange,
+          sseEvents(exchange.body).map((event) => event.data),
+        ),
+      );
+    } else if (route === '/v1/chat/completions') {
+      check(exchange, 'CreateChatCompletionResponse', exchange.body);
+      report.problems.push(...problemsOfIdentity(exchange, [exchange.body]));
+    } else {
+      report.problems.push(`${exchange.method} ${exchange.path}: no schema for this endpoint`);
+    }
+  }
+  return report;
+}
+
+/** Beyond the schema: the `model` of the answer and of every chunk is the model requested, and a stream has one id. */
+function problemsOfIdentity(exchange: RecordedExchange, bodies: readonly string[]): string[] {
+  const requested = (parseJsonObject(exchange.requestBody) as { model?: unknown } | undefined)?.model;
+  type Answer = { id?: unknown; model?: unknown; error?: unknown };
+  const objects = bodies
+    .map((body) => parseJsonObject(body) as Answer | undefined)
+    .filter((object): object is Answer => object !== undefined && object.error === undefined);
+  const problems = objects
+    .filter((object) => object.model !== requested)
+    .map(
+      (object) => `${exchange.path}: model ${String(object.model)} in the answer to a request for ${String(requested)}`,
+    );
+  if (new Set(objects.map((object) => object.id)).size > 1) problems.push(`${exchange.path}: chunks with several ids`);
+  return problems;
+}
+
+/** The data of each SSE event, per the HTML spec's event-stream format: events end at a blank line. */
+function sseEvents(body: string): Array<{ name: string | undefined; data: string }> {
+  return body
+    .split(/\r?\n\r?\n/)
+    .map((event) => {
+      const lines = event.split(/\r?\n/);
+      const name = lines
+        .find((line) => line.startsWith('event:'))
+        ?.slice('event:'.length)
+        .trim();
+      const data = lines
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice('data:'.length).replace(/^ /, ''))
+        .join('\n');
+      return { name, data };
+    })
+    .filter((event) => event.data !== '');
+}
+
+const anthropicEventTypes = new Set([
+  'message_start',
+  'content_block_start',
+  'content_block_delta',
+  'content_block_stop',
+  'message_delta',
+  'message_stop',
+  'ping',
+  'error',
+]);
+
+/**
+ * Anthropic's envelope (no OpenAPI file of Anthropic's is at hand): a `message` or an `error` object as JSON, or named
+ * stream events whose `event:` equals the data's `type`, ending with `message_stop` or `error`.
+ */
+function problemsOfAnthropicExchange(exchange: RecordedExchange): string[] {
+  const where = `${exchange.method} ${exchange.path} → ${exchange.status}`;
+  const typeOf = (text: string): unknown => (parseJsonObject(text) as { type?: unknown } | undefined)?.type;
+  if (!exchange.contentType.startsWith('text/event-stream')) {
+    const expected = exchange.status >= 400 ? 'error' : 'message';
+    return typeOf(exchange.body) === expected
+      ? []
+      : [`${where}: not an Anthropic ${expected}: ${exchange.body.slice(0, 200)}`];
+  }
+  const events = sseEvents(exchange.body);
+  const problems = events
+    .filter((event) => !anthropicEventTypes.has(event.name ?? '') || typeOf(event.data) !== event.name)
+    .map((event) => `${where}: event ${event.name ?? '(unnamed)'} with data ${event.data.slice(0, 200)}`);
+  const lastName = events.at(-1)?.name;
+  if (lastName !== 'message_stop' && lastName !== 'error') problems.push(`${where}: the stream ends with ${lastName}`);
+  return problems;
+}
+
+function checkStream(
+  exchange: RecordedExchange,
+  check: (exchange: RecordedExchange, name: OpenAiSchemaName, text: string) => void,
+  problems: string[],
+): void {
+  const events = sseEvents(exchange.body).map((event) => event.data);
+  const last = events.at(-1);
+  const endsWithError = last !== undefined && last.startsWith('{"error"');
+  if (last !== '[DONE]' && !endsWithError) {
+    problems.push(`${exchange.path}: the stream ends with neither [DONE] nor an error event`);
+  }
+  const chunks = last === '[DONE]' || endsWithError ? events.slice(0, -1) : events;
+  for (const data of chunks) check(exchange, 'CreateChatCompletionStreamResponse', data);
+  if (endsWithError) check(exchange, 'ErrorResponse', last);
+}
+
+/** A JSON object, or undefined for anything else (unparsable text is reported by the schema check). */
+function parseJsonObject(text: string): object | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,126 @@
+import { useState, type FormEvent } from 'react';
+import type { PublicModel } from '../../../../contract/models.ts';
+import { usePublicModels } from '../../features/models/public-models-provider.tsx';
+import { setModelPrice } from './operator-api.ts';
+import { useOperatorMessages } from './operator-messages.ts';
+import { parseUsdMicros } from './parse-usd-micros.ts';
+
+/**
+ * Edit a model's live price, effective now; the change is recorded with its date. The app's shared price list is
+ * reloaded afterwards, so the models page shows the new price at once.
+ */
+export function PricesPanel() {
+  const text = useOperatorMessages();
+  const { state, reload } = usePublicModels();
+  const models = state.status === 'ready' ? state.list.data : [];
+  const [modelId, setModelId] = useState('');
+  const [savedNotice, setSavedNotice] = useState<string>();
+  const model = models.find((candidate) => candidate.id === modelId) ?? models[0];
+  const notice = savedNotice && (
+    <p className="notice notice--info" role="status">
+      {savedNotice}
+    </p>
+  );
+  if (!model) return state.status === 'loading' ? (notice ?? <p role="status">{text.loading}</p>) : null;
+  return (
+    <section className="operator-panel" aria-label={text.tabs.prices}>
+      {notice}
+      <label className="field">
+        <span className="field__label">{text.prices.model}</span>
+        <select
+          name="model"
+          value={model.id}
+          onChange={(event) => {
+            setModelId(event.target.value);
+            setSavedNotice(undefined);
+          }}
+        >
+          {models.map((candidate) => (
+            <option key={candidate.id} value={candidate.id}>
+              {candidate.display_name} ({candidate.id})
+            </option>
+          ))}
+        </select>
+      </label>
+      <PriceForm
+        key={`${model.id}-${model.price_effective_at}`}
+        model={model}
+        onSaved={() => {
+          setSavedNotice(text.prices.saved);
+          reload();
+        }}
+      />
+    </section>
+  );
+}
+
+function PriceForm(props: { model: PublicModel; onSaved: () => void }) {
+  const text = useOperatorMessages();
+  const { model } = props;
+  const isImage = model.kind === 'image';
+  const [input, setInput] = useState(String(model.input_usd_per_million));
+  const [output, setOutput] = useState(String(model.output_usd_per_million));
+  const [perRequest, setPerRequest] = useState(String(model.usd_per_request ?? ''));
+  const [reason, setReason] = useState('');
+  const [status, setStatus] = useState<{ tone: 'error'; message: string }>();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const amounts = [input, output, ...(isImage ? [perRequest] : [])];
+    if (amounts.some((amount) => parseUsdMicros(amount) === undefined)) {
+      setStatus({ tone: 'error', message: text.prices.badAmount });
+      return;
+    }
+    try {
+      await setModelPrice(model.id, {
+        input_usd_per_million: input.trim().replace(',', '.'),
+        output_usd_per_million: output.trim().replace(',', '.'),
+        ...(isImage ? { usd_per_request: perRequest.trim().replace(',', '.') } : {}),
+        ...(reason.trim() ? { reason: reason.trim() } : {}),
+      });
+      setStatus(undefined);
+      props.onSaved();
+    } catch (failure) {
+      setStatus({ tone: 'error', message: failure instanceof Error ? failure.message : String(failure) });
+    }
+  };
+
+  return (
+    <form className="operator-form" onSubmit={(event) => void submit(event)}>
+      <p className="operator-list__meta">
+        {text.prices.effective}: {new Date(model.price_effective_at).toLocaleString()}
+      </p>
+      <label className="field">
+        <span className="field__label">{text.prices.input}</span>
+        <input name="input" inputMode="decimal" value={input} onChange={(event) => setInput(event.target.value)} />
+      </label>
+      <label className="field">
+        <span className="field__label">{text.prices.output}</span>
+        <input name="output" inputMode="decimal" value={output} onChange={(event) => setOutput(event.target.value)} />
+      </label>
+      {isImage && (
+        <label className="field">
+          <span className="field__label">{text.prices.perRequest}</span>
+          <input
+            name="per-request"
+            inputMode="decimal"
+            value={perRequest}
+            onChange={(event) => setPerRequest(event.target.value)}
+          />
+        </label>
+      )}
+      <label className="field">
+        <span className="field__label">{text.prices.reason}</span>
+        <input name="reason" value={reason} onChange={(event) => setReason(event.target.value)} />
+      </label>
+      <button type="submit" className="button button--primary">
+        {text.prices.save}
+      </button>
+      {status && (
+        <p className="notice notice--error" role="alert">
+          {status.message}
+        </p>
+      )}
+    </form>
+  );
+}
