@@ -3,8 +3,8 @@ import path from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
 
-/** The official OpenAI OpenAPI 3.1 file, kept in `shared/specs/` beside the repository (not copied into it). */
-export const openAiSpecPath = path.resolve(import.meta.dirname, '../../../../shared/specs/openai-openapi.yaml');
+/** The official OpenAI OpenAPI 3.1 file, an unmodified copy kept in the repository (decision 0574). */
+export const openAiSpecPath = path.resolve(import.meta.dirname, '../../../conformance/openai-openapi.yaml');
 
 export type OpenAiSchemaName =
   | 'CreateChatCompletionResponse'
