@@ -6,6 +6,7 @@ import type {
   PutConversationRequest,
 } from '../../../contract/chats.ts';
 import {
+  checkpointAfterDeletion,
   deleteConversation,
   findConversation,
   insertConversation,
@@ -89,12 +90,16 @@ export async function saveChatConversation(
   return toSummary(saved);
 }
 
-/** Deletes the sealed body and the wrapped key in one transaction (crypto-shredding). */
+/**
+ * Deletes the sealed body and the wrapped key in one transaction, then, on SQLite, overwrites their old pages in the
+ * database file and empties the write-ahead log, so no copy of either stays on disk.
+ */
 export async function deleteChatConversation(
   deps: { db: Database },
   input: { userId: string; id: string },
 ): Promise<DeletedConversation> {
   if (!(await deleteConversation(deps.db, input))) throw notFound(input.id);
+  await checkpointAfterDeletion(deps.db);
   return { id: input.id, deleted: true };
 }
 

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { webcrypto } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
@@ -17,6 +19,14 @@ async function seal(key: webcrypto.CryptoKey, text: string): Promise<string> {
     new TextEncoder().encode(text),
   );
   return Buffer.concat([nonce, new Uint8Array(ciphertext)]).toString('base64');
+}
+
+/** The raw bytes of the SQLite database file and its write-ahead log, as Latin-1 text (base64 shows as is). */
+function readSqliteFiles(dataDir: string): string {
+  return readdirSync(dataDir)
+    .filter((name) => name.endsWith('.sqlite') || name.endsWith('.sqlite-wal'))
+    .map((name) => readFileSync(path.join(dataDir, name)).toString('latin1'))
+    .join('\n');
 }
 
 async function newKey(): Promise<webcrypto.CryptoKey> {
@@ -257,6 +267,40 @@ for (const databaseKind of databaseKinds) {
       assert.deepEqual(await countRows('conv-doomed-1'), { conversations: 0, keys: 0 });
       const again = await callApi(url, '/api/chats/conversations/conv-doomed-1', { method: 'DELETE', session: alice });
       assert.equal(again.status, 404);
+    });
+
+    test('on SQLite a deleted conversation leaves no ciphertext or wrapped key in the database file or its log', async (t) => {
+      if (databaseKind !== 'sqlite') {
+        t.skip('PostgreSQL keeps deleted tuples until VACUUM reuses their space (docs/encrypted-chat.md)');
+        return;
+      }
+      const wrappedKey = await seal(await newKey(), 'shredded conversation key');
+      const sealedBodies: string[] = [];
+      for (const [version, text] of ['first', 'second', 'third'].entries()) {
+        const saved = await putConversation(alice, 'conv-shred-1', {
+          expected_version: version,
+          text: `${marker} ${text}`,
+          ...(version === 0 ? { wrapped_key: wrappedKey } : {}),
+        });
+        assert.equal(saved.status, 200, saved.text);
+        const row = await db()
+          .selectFrom('chat_conversations')
+          .select('sealed_body')
+          .where('id', '=', 'conv-shred-1')
+          .executeTakeFirstOrThrow();
+        sealedBodies.push(row.sealed_body);
+      }
+      // Short pieces: a value that spills onto an overflow page is split in the file.
+      const pieces = [wrappedKey.slice(0, 40), ...sealedBodies.map((body) => body.slice(0, 40))];
+      const before = readSqliteFiles(gateway.config.dataDir);
+      assert.ok(before.includes(wrappedKey.slice(0, 40)), 'the wrapped key is on disk before the deletion');
+      assert.ok(before.includes(sealedBodies[2]?.slice(0, 40) ?? '?'), 'the latest ciphertext is on disk before');
+
+      const deleted = await callApi(url, '/api/chats/conversations/conv-shred-1', { method: 'DELETE', session: alice });
+      assert.equal(deleted.status, 200, deleted.text);
+      const after = readSqliteFiles(gateway.config.dataDir);
+      for (const piece of pieces) assert.ok(!after.includes(piece), `"${piece}" is gone from the files`);
+      assert.ok(after.includes('chat_conversations'), 'the files were read');
     });
 
     test('the browser-chat key is the same for the session, calls /v1, and dies at sign-out', async () => {

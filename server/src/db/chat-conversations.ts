@@ -1,3 +1,4 @@
+import { SqliteAdapter, sql } from 'kysely';
 import type { Database } from './database.ts';
 import type { ChatConversationRow } from './schema.ts';
 
@@ -132,4 +133,17 @@ export async function deleteConversation(db: Database, input: { userId: string; 
       .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   });
+}
+
+/**
+ * Makes a deletion physical on SQLite. With `secure_delete` on, the delete zeroes the rows' bytes, but in WAL mode the
+ * zeroed pages sit in the write-ahead log while the database file, and older log frames, still hold the ciphertext and
+ * the wrapped key. A TRUNCATE checkpoint copies the zeroed pages over the old ones in the file and empties the log.
+ * It runs after a chat deletion only (it writes and syncs the whole log). PostgreSQL has no such step: see
+ * docs/encrypted-chat.md. Should a read be in progress on another connection, the checkpoint stops short and the next
+ * one completes it.
+ */
+export async function checkpointAfterDeletion(db: Database): Promise<void> {
+  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return;
+  await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
 }

@@ -11,6 +11,7 @@ export function createNodeSqliteDialect(filePath: string): { dialect: SqliteDial
   database.exec('PRAGMA synchronous = NORMAL');
   database.exec('PRAGMA busy_timeout = 5000');
   database.exec('PRAGMA foreign_keys = ON');
+  database.exec('PRAGMA secure_delete = ON'); // deleted rows (chat ciphertext, keys) are zeroed, not left behind
   const statements = createStatementCache(database);
   const adapter: SqliteDatabase = {
     close: () => database.close(),

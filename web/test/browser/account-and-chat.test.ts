@@ -256,10 +256,17 @@ test('deleting a conversation removes its ciphertext and key; no store ever held
   const item = page.locator('[data-conversation-id]').filter({ hasText: 'Renamed secret chat' });
   const id = (await item.getAttribute('data-conversation-id')) ?? '';
   const stored = await db().selectFrom('chat_conversations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  assert.equal(
-    (await db().selectFrom('chat_conversation_keys').selectAll().where('conversation_id', '=', id).execute()).length,
-    1,
-  );
+  const keys = await db().selectFrom('chat_conversation_keys').selectAll().where('conversation_id', '=', id).execute();
+  assert.equal(keys.length, 1);
+  // Short pieces: a long value spills onto overflow pages and is split in the file.
+  const onDisk = {
+    ciphertext: stored.sealed_body.slice(0, 40),
+    title: stored.sealed_title.slice(0, 40),
+    wrappedKey: keys[0]?.wrapped_key.slice(0, 40) ?? '',
+  };
+  for (const [name, piece] of Object.entries(onDisk)) {
+    assert.ok(readDataFiles().includes(piece), `its ${name} is in the database files before the deletion`);
+  }
   for (const plaintext of [marker, 'Renamed secret chat', 'Partial words before the drop']) {
     assert.ok(!(await dumpDatabase()).includes(plaintext), `no table holds “${plaintext}”`);
     assert.ok(!readDataFiles().includes(plaintext), `no database file holds “${plaintext}”`);
@@ -282,6 +289,10 @@ test('deleting a conversation removes its ciphertext and key; no store ever held
   const dump = await dumpDatabase();
   assert.ok(!dump.includes(stored.sealed_body.slice(0, 64)), 'its ciphertext is gone');
   assert.ok(!dump.includes(stored.sealed_title), 'its sealed title is gone');
+  const files = readDataFiles();
+  for (const [name, piece] of Object.entries(onDisk)) {
+    assert.ok(!files.includes(piece), `its ${name} is gone from the database file and its log`);
+  }
   assert.equal(await page.locator('[data-conversation-id]').count(), 1, 'the other conversation stays');
 });
 
