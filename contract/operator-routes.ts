@@ -20,7 +20,7 @@ export type RouteHealth = z.infer<typeof routeHealthSchema>;
 /**
  * An upstream route as the operator sees it. Never its credential: only whether one is set. `origin` is `database`
  * for routes managed here, `environment` (a vendor key in the configuration) or `sandbox` (a simulator) for the
- * implicit ones, which cannot be changed through the API. Costs are micro-USD per 1M tokens.
+ * implicit ones, which the API can only enable or disable. Costs are micro-USD per 1M tokens.
  */
 export const operatorRouteSchema = z.object({
   id: z.string(),
@@ -78,7 +78,10 @@ export const createRouteRequestSchema = z.strictObject({
 });
 export type CreateRouteRequest = z.infer<typeof createRouteRequestSchema>;
 
-/** `PATCH /api/operator/routes/{id}`: only the fields given change; `enabled` turns the route on or off. */
+/**
+ * `PATCH /api/operator/routes/{id}`: only the fields given change; `enabled` turns the route on or off. An
+ * `environment` or `sandbox` route takes `enabled` only (anything else is a 400 naming the field).
+ */
 export const updateRouteRequestSchema = z.strictObject({
   base_url: z.string().min(1).max(2000).optional(),
   api_key: z.string().min(1).max(10_000).optional(),

@@ -1,6 +1,7 @@
 import type { Config } from '../config/config.ts';
 import type { SeedModel } from '../config/seed-catalog.ts';
 import type { Database } from '../db/database.ts';
+import { listDisabledImplicitRouteIds } from '../db/disabled-implicit-routes.ts';
 import { listRoutes } from '../db/routes.ts';
 import type { RouteRow } from '../db/schema.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
@@ -39,6 +40,8 @@ export type RouteTable = {
   routesFor: (modelId: string) => readonly Route[];
   /** Every enabled route of every model. */
   allRoutes: () => readonly Route[];
+  /** The environment and sandbox routes the operator switched off; no request uses them. */
+  disabledImplicitRoutes: () => readonly Route[];
   /** Whether every route of the model is a simulator. */
   isSimulated: (modelId: string) => boolean;
   reload: () => Promise<void>;
@@ -60,10 +63,16 @@ export type RouteTableDeps = {
  */
 export async function loadRouteTable(deps: RouteTableDeps): Promise<RouteTable> {
   let byModel = new Map<string, Route[]>();
+  let disabledImplicit: Route[] = [];
   const seedById = new Map(deps.seedCatalog.map((model) => [model.id, model]));
   const reload = async () => {
     const next = new Map<string, Route[]>();
-    const add = (route: Route) => next.set(route.modelId, [...(next.get(route.modelId) ?? []), route]);
+    const disabledIds = new Set(await listDisabledImplicitRouteIds(deps.db));
+    const nextDisabled: Route[] = [];
+    const add = (route: Route) => {
+      if (route.origin !== 'database' && disabledIds.has(route.id)) nextDisabled.push(route);
+      else next.set(route.modelId, [...(next.get(route.modelId) ?? []), route]);
+    };
     for (const row of await listRoutes(deps.db)) {
       if (row.enabled !== 1 || !isProviderId(row.provider)) continue;
       add(convertRouteRow(row, { provider: row.provider, secretBox: deps.secretBox }));
@@ -83,11 +92,13 @@ export async function loadRouteTable(deps: RouteTableDeps): Promise<RouteTable> 
     }
     for (const routes of next.values()) routes.sort((left, right) => left.priority - right.priority);
     byModel = next;
+    disabledImplicit = nextDisabled;
   };
   await reload();
   return {
     routesFor: (modelId) => byModel.get(modelId) ?? [],
     allRoutes: () => [...byModel.values()].flat(),
+    disabledImplicitRoutes: () => disabledImplicit,
     isSimulated: (modelId) => {
       const routes = byModel.get(modelId) ?? [];
       return routes.length > 0 && routes.every((route) => route.origin === 'sandbox');

@@ -6,6 +6,7 @@ import * as routeSettings from './migrations/0004-route-settings.ts';
 import * as encryptedChats from './migrations/0005-encrypted-chats.ts';
 import * as operatorAndSubscriptions from './migrations/0006-operator-and-subscriptions.ts';
 import * as imagePriceTiers from './migrations/0007-image-price-tiers.ts';
+import * as disabledImplicitRoutes from './migrations/0015-disabled-implicit-routes.ts';
 
 /** Forward-only migrations, in order. Written with Kysely's schema builder so one file serves SQLite and PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0005-encrypted-chats': encryptedChats,
   '0006-operator-and-subscriptions': operatorAndSubscriptions,
   '0007-image-price-tiers': imagePriceTiers,
+  '0015-disabled-implicit-routes': disabledImplicitRoutes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

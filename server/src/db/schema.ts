@@ -248,6 +248,12 @@ export type ImagePriceTiersTable = {
   list_per_request_micros: number;
 };
 
+/** An environment or sandbox route switched off by the operator (migration 0015). */
+export type DisabledImplicitRoutesTable = {
+  route_id: string;
+  disabled_at: number;
+};
+
 export type DatabaseSchema = {
   account_terms: AccountTermsTable;
   account_model_prices: AccountModelPricesTable;
@@ -268,6 +274,7 @@ export type DatabaseSchema = {
   ledger_entries: LedgerEntriesTable;
   cache_versions: CacheVersionsTable;
   image_price_tiers: ImagePriceTiersTable;
+  disabled_implicit_routes: DisabledImplicitRoutesTable;
 };
 
 export type UserRow = Selectable<UsersTable>;

@@ -10,25 +10,30 @@ export type ListOperatorRoutesDeps = { db: Database; routeTable: RouteTable; rou
 
 /**
  * Every route with its live health on this node: the operator's routes from the database (disabled ones too), then
- * the implicit environment and sandbox routes. Credentials never leave: only whether one is set.
+ * the implicit environment and sandbox routes (switched-off ones too). Credentials never leave: only whether one is set.
  */
 export async function listOperatorRoutes(deps: ListOperatorRoutesDeps): Promise<{ data: OperatorRoute[] }> {
   const rows = await listRoutes(deps.db);
   const fromDatabase = rows.map((row) => toOperatorRoute(deps, row));
-  const implicit = deps.routeTable
-    .allRoutes()
-    .filter((route) => route.origin !== 'database')
-    .map((route) => toImplicitRoute(deps, route));
-  return { data: [...fromDatabase, ...implicit] };
+  return { data: [...fromDatabase, ...listImplicitRoutes(deps)] };
 }
 
-/** One operator route by id, with its health; undefined when the database has none. */
+/** One operator route by id, with its health; undefined when there is none. */
 export async function findOperatorRoute(
   deps: ListOperatorRoutesDeps,
   routeId: string,
 ): Promise<OperatorRoute | undefined> {
   const row = await findRoute(deps.db, routeId);
-  return row === undefined ? undefined : toOperatorRoute(deps, row);
+  if (row !== undefined) return toOperatorRoute(deps, row);
+  return listImplicitRoutes(deps).find((route) => route.id === routeId);
+}
+
+function listImplicitRoutes(deps: ListOperatorRoutesDeps): OperatorRoute[] {
+  const enabled = deps.routeTable.allRoutes().filter((route) => route.origin !== 'database');
+  return [
+    ...enabled.map((route) => toImplicitRoute(deps, route, { isEnabled: true })),
+    ...deps.routeTable.disabledImplicitRoutes().map((route) => toImplicitRoute(deps, route, { isEnabled: false })),
+  ];
 }
 
 function toOperatorRoute(deps: ListOperatorRoutesDeps, row: RouteRow): OperatorRoute {
@@ -60,7 +65,7 @@ function toOperatorRoute(deps: ListOperatorRoutesDeps, row: RouteRow): OperatorR
   };
 }
 
-function toImplicitRoute(deps: ListOperatorRoutesDeps, route: Route): OperatorRoute {
+function toImplicitRoute(deps: ListOperatorRoutesDeps, route: Route, state: { isEnabled: boolean }): OperatorRoute {
   return {
     id: route.id,
     model: route.modelId,
@@ -68,7 +73,7 @@ function toImplicitRoute(deps: ListOperatorRoutesDeps, route: Route): OperatorRo
     base_url: route.baseUrl,
     upstream_model: route.upstreamModel,
     origin: route.origin,
-    enabled: true,
+    enabled: state.isEnabled,
     has_credential: route.credential !== undefined,
     priority: route.priority,
     weight: route.weight,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { publicModelListSchema, type PublicModel } from '../../../contract/models.ts';
+import { operatorRouteListSchema, type OperatorRoute } from '../../../contract/operator-routes.ts';
 import { startTestGateway, type TestGateway } from '../../../server/test/support/start-test-gateway.ts';
 import { assertWebAppBuilt, launchBrowser, screenshotDir, type TestBrowser } from './support/launch-browser.ts';
 
@@ -16,6 +17,7 @@ let gateway: TestGateway;
 let browser: TestBrowser;
 const operatorEmail = 'console-operator@example.com';
 const customerEmail = 'console-customer@example.com';
+let customerKey: string;
 
 /** The money oracle, independent of the app's formatter (as in the public pages test). */
 const usd = new Intl.NumberFormat('en-US', {
@@ -27,9 +29,11 @@ const usd = new Intl.NumberFormat('en-US', {
 
 before(async () => {
   assertWebAppBuilt();
-  gateway = await startTestGateway();
+  // Private upstreams allowed: the routes test adds a route to the loopback simulator.
+  gateway = await startTestGateway({ environment: { ALLOW_PRIVATE_UPSTREAMS: 'true' } });
   await gateway.createUserWithKey({ role: 'admin', email: operatorEmail });
   const customer = await gateway.createUserWithKey({ email: customerEmail });
+  customerKey = customer.key;
   const call = await fetch(`${gateway.url}/v1/chat/completions`, {
     method: 'POST',
     headers: { authorization: `Bearer ${customer.key}`, 'content-type': 'application/json' },
@@ -53,6 +57,23 @@ async function openConsole(options: { width: number; height: number }): Promise<
   await page.goto(`${gateway.url}/operator`);
   await page.locator(`[data-user-email="${customerEmail}"]`).waitFor();
   return page;
+}
+
+/** The routes as the operator API reports them, read with the operator's session. */
+async function listRoutes(): Promise<OperatorRoute[]> {
+  const answer = await browser.context.request.get(`${gateway.url}/api/operator/routes`);
+  assert.equal(answer.status(), 200, await answer.text());
+  return operatorRouteListSchema.parse(await answer.json()).data;
+}
+
+/** One chat call as the customer, which must succeed. */
+async function callAsCustomer(model: string): Promise<void> {
+  const call = await fetch(`${gateway.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${customerKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'Hello there.' }] }),
+  });
+  assert.equal(call.status, 200, await call.text());
 }
 
 async function pickTextModel(): Promise<PublicModel> {
@@ -133,20 +154,62 @@ test('on a phone the console fits the screen: users, plans and revenue', async (
 
   assert.deepEqual(browser.pageErrors, []);
 
-  const routesAnswer = await browser.context.request.get(`${gateway.url}/api/operator/routes`);
+  const routes = await listRoutes();
   await page.getByRole('tab', { name: 'Routes' }).click();
-  if (routesAnswer.status() === 200) {
-    const routes = ((await routesAnswer.json()) as { data: Array<{ id: string }> }).data;
-    assert.ok(routes.length > 0, 'the sandbox has routes');
-    await page.locator(`[data-route-id="${routes[0]?.id}"]`).waitFor();
-    assert.equal(await page.locator('[data-route-id]').count(), routes.length);
-    assert.ok((await overflow()) <= 0, 'no sideways scrolling on the routes tab');
-  } else {
-    // Without the routes API the panel says so; the browser logs the 404 of its probe, which is expected here.
-    await page.locator('[data-panel="routes-unavailable"]').waitFor();
-    browser.pageErrors.splice(0);
-  }
+  assert.ok(routes.length > 0, 'the sandbox has routes');
+  await page.locator(`[data-route-id="${routes[0]?.id}"]`).waitFor();
+  assert.equal(await page.locator('[data-route-id]').count(), routes.length);
+  assert.ok((await overflow()) <= 0, 'no sideways scrolling on the routes tab');
   await page.screenshot({ path: path.join(screenshotDir, 'operator-routes-375.png'), fullPage: true });
+  await page.close();
+  assert.deepEqual(browser.pageErrors, []);
+});
+
+test('an operator adds a route, watches its health update live, and disables it; a sandbox route too', async () => {
+  const simulatorUrl = gateway.gateway.simulator?.url;
+  assert.ok(simulatorUrl, 'the test gateway runs its simulator');
+  const model = 'gpt-4o-mini';
+  const page = await openConsole({ width: 1280, height: 800 });
+  await page.getByRole('tab', { name: 'Routes' }).click();
+  await page.locator(`[data-route-id="sandbox:${model}"]`).waitFor();
+
+  await page.locator('select[name="route-model"]').selectOption(model);
+  await page.locator('input[name="route-provider"]').fill('openai');
+  await page.locator('input[name="route-base-url"]').fill(`${simulatorUrl}/openai/v1`);
+  await page.locator('input[name="route-upstream-model"]').fill(model);
+  await page.locator('input[name="route-api-key"]').fill('sk-simulated-route-key');
+  await page.getByRole('button', { name: 'Add route' }).click();
+  await page.getByText('Route added.').waitFor();
+  const added = (await listRoutes()).find((route) => route.origin === 'database' && route.model === model);
+  assert.ok(added, 'the route is stored');
+  assert.equal(added.has_credential, true);
+  const row = page.locator(`[data-route-id="${added.id}"]`);
+  await row.waitFor();
+  assert.equal(await row.locator('[data-field="health"]').textContent(), 'healthy');
+  assert.equal(await row.locator('[data-field="attempts"]').textContent(), '0');
+  assert.equal(await page.locator(`[data-route-id="sandbox:${model}"]`).count(), 0, 'the simulator stands aside');
+
+  // A call served by the new route shows up in its health without a reload: the open tab polls.
+  await callAsCustomer(model);
+  await row.locator('[data-field="attempts"]').filter({ hasText: /^1$/ }).waitFor({ timeout: 15_000 });
+  assert.equal(await row.locator('[data-field="failures"]').textContent(), '0');
+  await page.screenshot({ path: path.join(screenshotDir, 'operator-routes-1280.png'), fullPage: true });
+
+  await row.getByRole('button', { name: 'Disable' }).click();
+  await page.getByText('Route disabled: no new call uses it.').waitFor();
+  await page.locator(`[data-route-id="${added.id}"][data-enabled="false"]`).waitFor();
+  assert.equal((await listRoutes()).find((route) => route.id === added.id)?.enabled, false);
+  await callAsCustomer(model);
+  const afterCall = (await listRoutes()).find((route) => route.id === added.id);
+  assert.equal(afterCall?.health.attempts, 1, 'the disabled route took no new call');
+
+  const sandboxRoute = page.locator('[data-route-id="sandbox:claude-haiku-4-5"]');
+  await sandboxRoute.getByRole('button', { name: 'Disable' }).click();
+  await page.locator('[data-route-id="sandbox:claude-haiku-4-5"][data-enabled="false"]').waitFor();
+  assert.equal((await listRoutes()).find((route) => route.id === 'sandbox:claude-haiku-4-5')?.enabled, false);
+  await sandboxRoute.getByRole('button', { name: 'Enable' }).click();
+  await page.locator('[data-route-id="sandbox:claude-haiku-4-5"][data-enabled="true"]').waitFor();
+  assert.equal((await listRoutes()).find((route) => route.id === 'sandbox:claude-haiku-4-5')?.enabled, true);
   await page.close();
   assert.deepEqual(browser.pageErrors, []);
 });

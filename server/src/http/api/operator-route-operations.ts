@@ -43,11 +43,12 @@ export const operatorRouteOperations: readonly AccountApiOperation[] = [
     method: 'patch',
     path: '/api/operator/routes/{id}',
     operationId: 'updateRoute',
-    summary: 'Change a route’s settings, credential or address, or enable or disable it',
+    summary:
+      'Change a route’s settings, credential or address, or enable or disable it; a route from the configuration or the sandbox can only be enabled or disabled',
     auth: 'session',
     pathParameters: ['id'],
     body: { name: 'UpdateRouteRequest', schema: updateRouteRequestSchema },
     response: { status: '200', description: 'The route as changed', json: route },
-    errors: { ...operatorErrors, '400': invalidRoute, '404': 'No operator route has this id' },
+    errors: { ...operatorErrors, '400': invalidRoute, '404': 'No route has this id' },
   },
 ];

@@ -8,6 +8,7 @@ import {
 import { addRoute, type AddRouteDeps } from '../../catalog/add-route.ts';
 import type { RouteTable } from '../../catalog/route-table.ts';
 import type { RouteSettingsInput } from '../../catalog/route-settings.ts';
+import { isImplicitRouteId, switchImplicitRoute } from '../../catalog/switch-implicit-route.ts';
 import { updateRoute } from '../../catalog/update-route.ts';
 import { NotFoundError } from '../../errors/not-found-error.ts';
 import { parseWireRequest } from '../../openai-api/parse-request.ts';
@@ -27,7 +28,8 @@ type RouteParams = { Params: { id: string } };
 
 /**
  * Upstream routes for the operator (an admin's session, like the rest of `/api/operator`): list with live health,
- * add, change, enable or disable. Credentials go in, never out. Every change reloads this node's route table at
+ * add, change, enable or disable (routes from the configuration or the sandbox: only enable or disable). Credentials
+ * go in, never out. Every change reloads this node's route table at
  * once; other nodes follow within a second (cache versions).
  */
 export function registerOperatorRouteRoutes(app: FastifyInstance, deps: OperatorRouteDeps): void {
@@ -55,6 +57,13 @@ export function registerOperatorRouteRoutes(app: FastifyInstance, deps: Operator
   app.patch<RouteParams>('/api/operator/routes/:id', async (request) => {
     requireOperator(deps.sessions, request);
     const body = parseWireRequest(updateRouteRequestSchema, request.body);
+    if (isImplicitRouteId(request.params.id)) {
+      const { enabled, ...others } = body;
+      const otherFields = Object.keys(others);
+      await switchImplicitRoute(deps, { routeId: request.params.id, isEnabled: enabled, otherFields });
+      await deps.routeTable.reload();
+      return getOperatorRoute(deps, request.params.id);
+    }
     await updateRoute(deps, {
       routeId: request.params.id,
       allowPrivateUpstreams: deps.allowPrivateUpstreams,
