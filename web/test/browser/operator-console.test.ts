@@ -76,6 +76,16 @@ async function callAsCustomer(model: string): Promise<void> {
   assert.equal(call.status, 200, await call.text());
 }
 
+/** An account's balance in USD as the operator API reports it. */
+async function readBalanceUsd(email: string): Promise<number> {
+  const answer = await browser.context.request.get(`${gateway.url}/api/operator/users?email=${email}`);
+  const user = ((await answer.json()) as { data: { email: string; balance_usd: number }[] }).data.find(
+    (candidate) => candidate.email === email,
+  );
+  assert.ok(user, `${email} is listed`);
+  return user.balance_usd;
+}
+
 async function pickTextModel(): Promise<PublicModel> {
   const list = publicModelListSchema.parse(await (await fetch(`${gateway.url}/api/models`)).json());
   const model = list.data.find((candidate) => candidate.kind === 'text');
@@ -97,6 +107,17 @@ test('an operator changes a price in the console and the models page shows it', 
   await page.locator('input[name="reason"]').fill('browser test');
   await page.getByRole('button', { name: 'Save price (effective now)' }).click();
   await page.getByText('Saved. The models page shows the new price.').waitFor();
+  assert.match((await page.locator('form.operator-form').first().textContent()) ?? '', /prices cannot be scheduled/);
+  const history = page.locator('[data-panel="price-history"] tbody tr');
+  await history.locator('[data-column="reason"]').getByText('browser test', { exact: true }).waitFor();
+  const recorded = (await (
+    await browser.context.request.get(`${gateway.url}/api/operator/models/${model.id}/prices`)
+  ).json()) as { data: { effective_at: string; reason: string }[] };
+  assert.equal(recorded.data[0]?.reason, 'browser test', 'the history is newest first');
+  assert.equal(await history.count(), recorded.data.length, 'every recorded change is listed');
+  assert.equal(await history.first().getAttribute('data-effective-at'), recorded.data[0]?.effective_at);
+  assert.equal(await history.first().locator('[data-column="input"]').textContent(), usd.format(Number(newInput)));
+  assert.equal(await history.first().locator('[data-column="output"]').textContent(), usd.format(Number(newOutput)));
   await page.screenshot({ path: path.join(screenshotDir, 'operator-prices-1280.png'), fullPage: true });
 
   const fromApi = publicModelListSchema
@@ -117,6 +138,58 @@ test('an operator changes a price in the console and the models page shows it', 
   assert.equal(await inputCell.textContent(), usd.format(Number(newInput)), 'shown after a reload');
   await page.close();
   assert.deepEqual(browser.pageErrors, []);
+});
+
+test('searching users by e-mail narrows the list; a balance adjustment is posted with its reason', async () => {
+  await gateway.createUserWithKey({ email: 'someone-else@example.com' });
+  const page = await openConsole({ width: 1280, height: 800 });
+  await page.locator('[data-user-email="someone-else@example.com"]').waitFor();
+  assert.ok((await page.locator('[data-user-email]').count()) >= 3, 'every account is listed before a search');
+  await page.getByRole('searchbox', { name: 'Search by e-mail' }).fill('CONSOLE-cust');
+  await page.getByRole('button', { name: 'Search by e-mail' }).click();
+  await page.locator('[data-user-email="someone-else@example.com"]').waitFor({ state: 'detached' });
+  assert.deepEqual(
+    await page
+      .locator('[data-user-email]')
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-user-email'))),
+    [customerEmail],
+    'a case-insensitive part of the address finds the one account',
+  );
+
+  const row = page.locator(`[data-user-email="${customerEmail}"]`);
+  const before = await readBalanceUsd(customerEmail);
+  await row.getByRole('button', { name: 'Adjust balance' }).click();
+  await row.locator('input[name="amount"]').fill('2.5');
+  await row.getByRole('button', { name: 'Apply' }).click();
+  const isReasonMissing = await row
+    .locator('input[name="reason"]')
+    .evaluate((input) => (input as HTMLInputElement).validity.valueMissing);
+  assert.ok(isReasonMissing, 'no reason: the form is not sent');
+  await row.locator('input[name="reason"]').fill('goodwill credit for an outage');
+  await row.getByRole('button', { name: 'Apply' }).click();
+  await row.getByText('Posted to the ledger.').waitFor();
+  const after = usd.format(before + 2.5);
+  await row.locator('[data-field="balance"]').getByText(after, { exact: true }).waitFor();
+  assert.equal(await readBalanceUsd(customerEmail), before + 2.5);
+  const transaction = await gateway.gateway.database.db
+    .selectFrom('ledger_transactions')
+    .selectAll()
+    .where('reason', '=', 'goodwill credit for an outage')
+    .execute();
+  assert.equal(transaction.length, 1, 'one ledger transaction carries the reason');
+  assert.equal(transaction[0]?.kind, 'adjustment');
+
+  await row.locator('select').selectOption('debit');
+  await row.locator('input[name="amount"]').fill('1000000');
+  await row.locator('input[name="reason"]').fill('too much');
+  await row.getByRole('button', { name: 'Apply' }).click();
+  await row.getByRole('alert').waitFor();
+  assert.equal(await readBalanceUsd(customerEmail), before + 2.5, 'a debit past the balance posts nothing');
+  await page.close();
+  // The refused debit is a 400 that the browser logs; it is the expected answer here.
+  const unexpected = browser.pageErrors.filter((error) => !error.includes('status of 400'));
+  browser.pageErrors.splice(0);
+  assert.deepEqual(unexpected, []);
 });
 
 test('on a phone the console fits the screen: users, plans and revenue', async () => {

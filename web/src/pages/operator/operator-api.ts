@@ -3,6 +3,7 @@ import {
   operatorUsagePageSchema,
   operatorUserListSchema,
   operatorUserSchema,
+  priceChangeListSchema,
   priceChangeSchema,
   revenueReportSchema,
   type BalanceAdjustment,
@@ -12,6 +13,7 @@ import {
   type OperatorUser,
   type OperatorUserList,
   type PriceChange,
+  type PriceChangeList,
   type RevenueReport,
 } from '../../../../contract/operator.ts';
 import {
@@ -53,6 +55,9 @@ export const setModelPrice = (modelId: string, request: ModelPriceRequest): Prom
     method: 'POST',
     body: request,
   });
+
+export const listPriceHistory = (modelId: string, options: RequestOptions = {}): Promise<PriceChangeList> =>
+  getJson(`/api/operator/models/${encodeURIComponent(modelId)}/prices`, priceChangeListSchema, options);
 
 export const listPlans = (options: RequestOptions = {}): Promise<SubscriptionPlanList> =>
   getJson('/api/operator/plans', subscriptionPlanListSchema, options);

@@ -34,6 +34,10 @@ const en = {
     effective: 'Effective since',
     reason: 'Reason',
     save: 'Save price (effective now)',
+    effectiveNow:
+      'A new price takes effect the moment it is saved, for billing and the models page alike; prices cannot be scheduled for a later date.',
+    history: 'Price history',
+    noHistory: 'No price changes recorded yet.',
     saved: 'Saved. The models page shows the new price.',
     badAmount: 'Prices are non-negative USD amounts with at most six decimals.',
   },
@@ -129,6 +133,10 @@ const ru: OperatorMessages = {
     effective: 'Действует с',
     reason: 'Причина',
     save: 'Сохранить цену (с этого момента)',
+    effectiveNow:
+      'Новая цена действует с момента сохранения — и для оплаты, и на странице моделей; назначить цену на будущую дату нельзя.',
+    history: 'История цен',
+    noHistory: 'Изменений цены пока не было.',
     saved: 'Сохранено. Страница моделей показывает новую цену.',
     badAmount: 'Цены — неотрицательные суммы в USD, не более шести знаков после запятой.',
   },

@@ -1,13 +1,17 @@
 import { useState, type FormEvent } from 'react';
 import type { PublicModel } from '../../../../contract/models.ts';
 import { usePublicModels } from '../../features/models/public-models-provider.tsx';
+import { useI18n } from '../../i18n/i18n-provider.tsx';
+import { formatDateTime } from '../../lib/format-date.ts';
 import { setModelPrice } from './operator-api.ts';
 import { useOperatorMessages } from './operator-messages.ts';
 import { parseUsdMicros } from './parse-usd-micros.ts';
+import { PriceHistoryTable } from './price-history-table.tsx';
 
 /**
- * Edit a model's live price, effective now; the change is recorded with its date. The app's shared price list is
- * reloaded afterwards, so the models page shows the new price at once.
+ * Edit a model's live price, effective the moment it is saved (the gateway has no scheduled prices), and read the
+ * model's price history with the date each price took effect. The app's shared price list is reloaded afterwards, so
+ * the models page shows the new price at once.
  */
 export function PricesPanel() {
   const text = useOperatorMessages();
@@ -50,12 +54,14 @@ export function PricesPanel() {
           reload();
         }}
       />
+      <PriceHistoryTable modelId={model.id} isImage={model.kind === 'image'} refreshKey={model.price_effective_at} />
     </section>
   );
 }
 
 function PriceForm(props: { model: PublicModel; onSaved: () => void }) {
   const text = useOperatorMessages();
+  const { language } = useI18n();
   const { model } = props;
   const isImage = model.kind === 'image';
   const [input, setInput] = useState(String(model.input_usd_per_million));
@@ -87,8 +93,8 @@ function PriceForm(props: { model: PublicModel; onSaved: () => void }) {
 
   return (
     <form className="operator-form" onSubmit={(event) => void submit(event)}>
-      <p className="operator-list__meta">
-        {text.prices.effective}: {new Date(model.price_effective_at).toLocaleString()}
+      <p className="operator-list__meta operator-form__note">
+        {text.prices.effective}: {formatDateTime(model.price_effective_at, language)}. {text.prices.effectiveNow}
       </p>
       <label className="field">
         <span className="field__label">{text.prices.input}</span>
