@@ -97,8 +97,18 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     renew: () => renewSubscriptions({ db: database.db, clock: systemClock, ids: cryptoIds, creditHolds, accountTerms }),
     onError: (error) => logger.error({ err: error }, 'subscription renewal pass failed'),
   });
-  const upstreamAgent = createUpstreamAgent({ connectTimeoutMs: 10_000 });
-  const routeDispatchers = createRouteDispatchers();
+  // The SSRF guard: model upstreams on private addresses only when allowed; the simulator is the one exemption.
+  const upstreamAddresses = {
+    allowPrivate: config.allowPrivateUpstreams,
+    trustedOrigins: simulator ? [simulator.url] : [],
+  };
+  const upstreamAgent = createUpstreamAgent({ connectTimeoutMs: 10_000, addresses: upstreamAddresses });
+  const routeDispatchers = createRouteDispatchers(upstreamAddresses);
+  // The search engine is the operator's own configuration (often a local SearXNG), not a route: no guard.
+  const searchAgent = createUpstreamAgent({
+    connectTimeoutMs: 10_000,
+    addresses: { allowPrivate: true, trustedOrigins: [] },
+  });
   const metrics = createHttpMetrics();
   // Math.random only orders equally good routes when a request has no conversation to keep on one route.
   const routing = createRouting({
@@ -107,7 +117,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     settings: config.routing,
     registry: metrics.registry,
   });
-  const webSearch = await startWebSearch({ ...config.search, isSandbox: config.isSandbox, dispatcher: upstreamAgent });
+  const webSearch = await startWebSearch({ ...config.search, isSandbox: config.isSandbox, dispatcher: searchAgent });
   const app = await buildApp({
     db: database.db,
     isShuttingDown: () => isShuttingDown,
@@ -176,6 +186,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
       await redis?.quit();
       await webSearch.close();
       await upstreamAgent.close();
+      await searchAgent.close();
       await routeDispatchers.close();
       await simulator?.close();
       await database.close();

@@ -1,4 +1,3 @@
-import { isIP } from 'node:net';
 import { bumpCacheVersion } from '../db/cache-versions.ts';
 import type { Database } from '../db/database.ts';
 import { findModel } from '../db/models.ts';
@@ -9,6 +8,7 @@ import type { Clock } from '../lib/clock.ts';
 import type { IdGenerator } from '../lib/ids.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
 import { isProviderId, providerIds } from '../providers/provider-id.ts';
+import { checkUpstreamUrl } from './check-upstream-url.ts';
 import { checkRouteRow, convertRouteSettings, type RouteSettingsInput } from './route-settings.ts';
 
 export type AddRouteDeps = { db: Database; clock: Clock; ids: IdGenerator; secretBox: SecretBox };
@@ -34,7 +34,7 @@ export async function addRoute(deps: AddRouteDeps, input: AddRouteInput): Promis
   if (!(await findModel(deps.db, input.modelId))) {
     throw new InvalidRequestError(`The model \`${input.modelId}\` is not in the catalogue.`, { param: 'model' });
   }
-  checkUpstreamUrl(input.baseUrl, input.allowPrivateUpstreams);
+  await checkUpstreamUrl(input.baseUrl, { allowPrivateUpstreams: input.allowPrivateUpstreams });
   checkCredential(input.provider, input.credential);
   if (input.upstreamModel !== undefined && input.upstreamModel.trim() === '') {
     throw new InvalidRequestError('The upstream model must not be empty.', { param: 'upstream_model' });
@@ -66,59 +66,4 @@ export function checkCredential(provider: string, credential: string | undefined
       param: 'api_key',
     });
   }
-}
-
-/**
- * SSRF guard: an upstream must be an http(s) URL on a public host unless the operator allows private upstreams
- * (`ALLOW_PRIVATE_UPSTREAMS=true`, needed for local vLLM or Ollama servers).
- */
-export function checkUpstreamUrl(text: string, allowPrivateUpstreams: boolean): void {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new InvalidRequestError(`The base URL "${text}" is not a valid URL.`, { param: 'base_url' });
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new InvalidRequestError('The base URL must use http or https.', { param: 'base_url' });
-  }
-  if (url.username || url.password) {
-    throw new InvalidRequestError('Put the credential in the api key, not in the base URL.', { param: 'base_url' });
-  }
-  if (!allowPrivateUpstreams && isPrivateHost(url.hostname)) {
-    throw new InvalidRequestError(
-      `The base URL points at a private or loopback address (${url.hostname}); set ALLOW_PRIVATE_UPSTREAMS=true to allow it.`,
-      { param: 'base_url', code: 'private_upstream_refused' },
-    );
-  }
-}
-
-function isPrivateHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) {
-    return true;
-  }
-  if (isIP(host) === 4) {
-    const [a = 0, b = 0] = host.split('.').map(Number);
-    return (
-      a === 10 ||
-      a === 127 ||
-      a === 0 ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 100 && b >= 64 && b <= 127)
-    );
-  }
-  if (isIP(host) === 6) {
-    return (
-      host === '::1' ||
-      host === '::' ||
-      host.startsWith('fc') ||
-      host.startsWith('fd') ||
-      host.startsWith('fe80') ||
-      host.startsWith('::ffff:')
-    );
-  }
-  return false;
 }

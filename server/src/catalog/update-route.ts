@@ -6,7 +6,7 @@ import { InvalidRequestError } from '../errors/invalid-request-error.ts';
 import { NotFoundError } from '../errors/not-found-error.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
-import { checkUpstreamUrl } from './add-route.ts';
+import { checkUpstreamUrl } from './check-upstream-url.ts';
 import { checkRouteRow, convertRouteSettings, type RouteSettingsInput } from './route-settings.ts';
 
 export type UpdateRouteDeps = { db: Database; clock: Clock; secretBox: SecretBox };
@@ -32,7 +32,7 @@ export async function updateRoute(
   const { update } = input;
   const changes: Partial<NewRouteRow> = { ...convertRouteSettings(update), updated_at: deps.clock.nowMs() };
   if (update.baseUrl !== undefined) {
-    checkUpstreamUrl(update.baseUrl, input.allowPrivateUpstreams);
+    await checkUpstreamUrl(update.baseUrl, { allowPrivateUpstreams: input.allowPrivateUpstreams });
     changes.base_url = update.baseUrl.replace(/\/+$/, '');
   }
   if (update.credential !== undefined) {

@@ -1,11 +1,13 @@
 import type { Agent } from 'undici';
+import type { UpstreamAddressPolicy } from '../providers/shared/create-guarded-connector.ts';
 import { createUpstreamAgent } from '../providers/shared/post-json.ts';
 
 /**
  * Connection pools for routes with their own connect timeout: undici applies the connect timeout per pool, so each
- * distinct value gets one keep-alive pool, made on first use and closed with the gateway.
+ * distinct value gets one keep-alive pool, made on first use and closed with the gateway. Every pool applies the
+ * SSRF guard (`addresses`).
  */
-export function createRouteDispatchers(): {
+export function createRouteDispatchers(addresses: UpstreamAddressPolicy): {
   dispatcherFor: (connectTimeoutMs: number) => Agent;
   close: () => Promise<void>;
 } {
@@ -14,7 +16,7 @@ export function createRouteDispatchers(): {
     dispatcherFor: (connectTimeoutMs) => {
       let agent = agents.get(connectTimeoutMs);
       if (!agent) {
-        agent = createUpstreamAgent({ connectTimeoutMs });
+        agent = createUpstreamAgent({ connectTimeoutMs, addresses });
         agents.set(connectTimeoutMs, agent);
       }
       return agent;

@@ -114,4 +114,24 @@ describe('route settings through the CLI', () => {
     const missing = await cli('update', '--id', 'rte_missing', '--weight', '2');
     assert.match(missing.stderr, /No route has the id "rte_missing"/);
   });
+
+  test('the SSRF guard: a private address, or a name resolving to loopback, is refused on add and update', async () => {
+    const add = (baseUrl: string) =>
+      cli('add', '--model', 'gpt-4o', '--provider', 'openai', '--base-url', baseUrl, '--api-key', 'k');
+    for (const baseUrl of ['http://10.0.0.5/v1', 'http://[::ffff:127.0.0.1]:8000/v1', 'http://198.18.0.1/v1']) {
+      const refused = await add(baseUrl);
+      assert.equal(refused.exitCode, 1, baseUrl);
+      assert.match(refused.stderr, /private_upstream_refused|ALLOW_PRIVATE_UPSTREAMS=true/, baseUrl);
+    }
+    const named = await add('http://localhost:11434/v1');
+    assert.equal(named.exitCode, 1);
+    assert.match(named.stderr, /localhost, which resolves to (127\.0\.0\.1|::1), is a loopback address/);
+    const accepted = await add('https://api.openai.com/v1');
+    assert.equal(accepted.exitCode, 0, accepted.stderr);
+    const routeId = /added route (\S+)/.exec(accepted.stdout)?.[1] ?? '';
+    const moved = await cli('update', '--id', routeId, '--base-url', 'http://localhost:8000/v1');
+    assert.equal(moved.exitCode, 1);
+    assert.match(moved.stderr, /resolves to/);
+    assert.match((await cli('list')).stdout, new RegExp(`${routeId}.*https://api\\.openai\\.com/v1`));
+  });
 });

@@ -33,7 +33,8 @@ const server = createServer((request, response) => {
   request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
   request.on('end', () => handlers[request.url ?? '']?.(request, response, body));
 });
-const agent = createUpstreamAgent({ connectTimeoutMs: 1000 });
+// The test server is on loopback, so this pool allows private addresses (the SSRF guard has its own tests).
+const agent = createUpstreamAgent({ connectTimeoutMs: 1000, addresses: { allowPrivate: true, trustedOrigins: [] } });
 let baseUrl = '';
 
 const call = (

@@ -1,5 +1,6 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import { UpstreamFailureError, type UpstreamHttpRequest } from '../provider-adapter.ts';
+import { createGuardedConnector, type UpstreamAddressPolicy } from './create-guarded-connector.ts';
 import type { UpstreamTimeouts } from './upstream-timeouts.ts';
 
 /** An upstream answer whose headers have arrived; the body is read (or abandoned) by the caller. */
@@ -13,10 +14,17 @@ export type UpstreamResponse = {
 
 const timeoutErrorCodes = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
-/** A keep-alive connection pool for one upstream host family, with the connect timeout applied per connection. */
-export function createUpstreamAgent(input: { connectTimeoutMs: number; keepAliveTimeoutMs?: number }): Agent {
+/**
+ * A keep-alive connection pool for one upstream host family, with the connect timeout applied per connection and the
+ * SSRF guard checking every address it connects to (`addresses`).
+ */
+export function createUpstreamAgent(input: {
+  connectTimeoutMs: number;
+  addresses: UpstreamAddressPolicy;
+  keepAliveTimeoutMs?: number;
+}): Agent {
   return new Agent({
-    connect: { timeout: input.connectTimeoutMs },
+    connect: createGuardedConnector({ connectTimeoutMs: input.connectTimeoutMs, policy: input.addresses }),
     keepAliveTimeout: input.keepAliveTimeoutMs ?? 30_000,
     // Timeouts per request come from postJson; these only stop undici's own defaults (300 s) from cutting a stream.
     headersTimeout: 0,
