@@ -1,23 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UpstreamFailureError } from '../../../providers/provider-adapter.ts';
 import { joinUrl } from '../../../providers/shared/join-url.ts';
-import { parseVendorBody } from '../../../providers/shared/parse-vendor-body.ts';
 import { postJson, type UpstreamResponse } from '../../../providers/shared/post-json.ts';
 import { readUpstreamBody } from '../../../providers/shared/read-upstream-body.ts';
 import type { GeneratedImages, ImageCallInput } from '../../image-client.ts';
 import type { ImageDatum } from '../../image-request.ts';
-import { createContentPolicyFailure } from '../shared/content-policy-failure.ts';
 import { getUpstream, readUpstreamBytes } from '../shared/get-upstream.ts';
-import { bflResultSchema, bflSubmitResponseSchema, type BflResult } from './bfl-api.ts';
+import { parseBflPollAnswer, parseBflSubmitAnswer, type BflTaskState } from './parse-bfl-answers.ts';
 import { parseBflError } from './parse-bfl-error.ts';
 
-const vendorName = 'Black Forest Labs';
 /** BFL asks clients to poll about twice a second. */
 const pollIntervalMs = 500;
 const maxErrorBodyBytes = 64 * 1024;
 const maxImageBytes = 32 * 1024 * 1024;
-const pendingStatuses = new Set(['Pending', 'Queued', 'Processing']);
-const moderatedStatuses = new Set(['Request Moderated', 'Content Moderated']);
 
 /**
  * FLUX through BFL's asynchronous API. One task draws one image, so n images are n tasks run side by side: submit
@@ -57,27 +52,16 @@ async function generateOne(input: ImageCallInput): Promise<ImageDatum> {
     signal: input.signal,
     timeouts: input.timeouts,
   });
-  const task = parseVendorBody(bflSubmitResponseSchema, await readAnswer(submitted), vendorName);
+  const task = parseBflSubmitAnswer(await readAnswer(submitted));
   const pollingUrl = choosePollingUrl(input.target.baseUrl, task);
   for (;;) {
-    const result = await poll(input, { pollingUrl, key });
-    if (result.status === 'Ready') return fetchSample(input, result);
-    if (moderatedStatuses.has(result.status)) {
-      throw createContentPolicyFailure({ vendorName, reason: describeModeration(result) });
-    }
-    if (!pendingStatuses.has(result.status)) {
-      throw new UpstreamFailureError({
-        kind: 'retryable',
-        status: 502,
-        message: `The upstream provider (${vendorName}) could not finish the image (status "${result.status}").`,
-        vendorCode: result.status,
-      });
-    }
+    const state = await poll(input, { pollingUrl, key });
+    if (state.kind === 'ready') return fetchSample(input, state.sampleUrl);
     await sleep(pollIntervalMs, undefined, { signal: input.signal });
   }
 }
 
-async function poll(input: ImageCallInput, task: { pollingUrl: string; key: string }): Promise<BflResult> {
+async function poll(input: ImageCallInput, task: { pollingUrl: string; key: string }): Promise<BflTaskState> {
   const response = await getUpstream({
     url: task.pollingUrl,
     headers: { accept: 'application/json', 'x-key': task.key },
@@ -85,19 +69,10 @@ async function poll(input: ImageCallInput, task: { pollingUrl: string; key: stri
     signal: input.signal,
     timeouts: input.timeouts,
   });
-  return parseVendorBody(bflResultSchema, await readAnswer(response), vendorName);
+  return parseBflPollAnswer(await readAnswer(response));
 }
 
-async function fetchSample(input: ImageCallInput, result: BflResult): Promise<ImageDatum> {
-  const sampleUrl = result.result?.sample;
-  if (!sampleUrl || !/^https?:\/\//.test(sampleUrl)) {
-    throw new UpstreamFailureError({
-      kind: 'retryable',
-      status: 502,
-      message: `The upstream provider (${vendorName}) reported a finished image without its address.`,
-      vendorCode: 'missing_sample',
-    });
-  }
+async function fetchSample(input: ImageCallInput, sampleUrl: string): Promise<ImageDatum> {
   if (input.job.responseFormat === 'url') return { url: sampleUrl };
   // The delivery URL is signed: it gets no key, so our credential never leaves for another host.
   const response = await getUpstream({
@@ -136,15 +111,6 @@ function choosePollingUrl(baseUrl: string, task: { id: string; polling_url?: str
   } catch {
     return fallback;
   }
-}
-
-function describeModeration(result: BflResult): string {
-  const details = result.details;
-  if (typeof details === 'object' && details !== null && 'Moderation Reasons' in details) {
-    const reasons = details['Moderation Reasons'];
-    if (Array.isArray(reasons) && reasons.length > 0) return `${result.status}: ${reasons.join(', ')}`;
-  }
-  return result.status;
 }
 
 /** Of several failed tasks, the one that failed first on its own (the others were aborted because of it). */

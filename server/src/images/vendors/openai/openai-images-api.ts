@@ -28,3 +28,4 @@ export const openAiImagesResponseSchema = z.looseObject({
     })
     .nullish(),
 });
+export type OpenAiImagesResponse = z.infer<typeof openAiImagesResponseSchema>;
