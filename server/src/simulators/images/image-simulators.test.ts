@@ -62,6 +62,25 @@ describe('Black Forest Labs simulator', () => {
     assert.equal(jpegSize(Buffer.from(await sample.arrayBuffer())), '320x256');
   });
 
+  /** Submits, polls until Ready, and fetches the sample; returns its bytes and the seed the result reports. */
+  const draw = async (body: Record<string, unknown>) => {
+    const task = await json(await submit(body));
+    let result: Record<string, unknown> = {};
+    while (result['status'] !== 'Ready') result = await json(await poll(String(task['polling_url'])));
+    const details = result['result'] as { sample: string; seed: number };
+    return { bytes: Buffer.from(await (await fetch(details.sample)).arrayBuffer()), seed: details.seed };
+  };
+
+  it('draws a different picture for each task of one prompt, and the same one again for the same seed', async () => {
+    const body = { prompt: 'a lake', width: 256, height: 256, output_format: 'png' };
+    const [first, second] = await Promise.all([draw(body), draw(body)]);
+    assert.notEqual(first.seed, second.seed, 'each task gets its own random seed');
+    assert.notDeepEqual(first.bytes, second.bytes, 'n tasks of one prompt are n different pictures');
+    const again = await draw({ ...body, seed: first.seed });
+    assert.equal(again.seed, first.seed);
+    assert.deepEqual(again.bytes, first.bytes, 'a seed reproduces its picture');
+  });
+
   it('ends a refused prompt as Request Moderated, with the reasons in details', async () => {
     const task = await json(await submit({ prompt: 'forbidden [sim:refusal]' }));
     const result = await json(await poll(String(task['polling_url'])));
@@ -168,6 +187,33 @@ describe('OpenAI image simulator', () => {
     const dalle = await json(await generate({ model: 'dall-e-3', prompt: 'a fox', size: '1024x1792' }));
     const url = (dalle['data'] as { url: string }[])[0]?.url ?? '';
     assert.equal(pngSize(Buffer.from(await (await fetch(url)).arrayBuffer())), '1024x1792');
+  });
+
+  it('answers output_format webp with a lossless WebP of the size, as GPT image models do', async () => {
+    const answer = await json(await generate({ model: 'gpt-image-1', prompt: 'a fox', output_format: 'webp' }));
+    assert.equal(answer['output_format'], 'webp');
+    const webp = Buffer.from((answer['data'] as { b64_json: string }[])[0]?.b64_json ?? '', 'base64');
+    assert.equal(webp.subarray(0, 4).toString('latin1'), 'RIFF');
+    assert.equal(webp.subarray(8, 16).toString('latin1'), 'WEBPVP8L');
+    const header = webp.readUInt32LE(21);
+    assert.deepEqual([(header & 0x3fff) + 1, ((header >>> 14) & 0x3fff) + 1], [1024, 1024]);
+  });
+
+  it('refuses a quality the model does not draw and a prompt over its length, naming the field', async () => {
+    const errorOf = async (body: unknown) => {
+      const response = await generate(body);
+      assert.equal(response.status, 400);
+      return (await json(response))['error'] as Record<string, string>;
+    };
+    const hd = await errorOf({ model: 'gpt-image-1', prompt: 'a fox', quality: 'hd' });
+    assert.deepEqual([hd['param'], hd['code']], ['quality', 'invalid_value']);
+    assert.equal((await errorOf({ model: 'dall-e-3', prompt: 'a fox', quality: 'high' }))['param'], 'quality');
+    assert.equal((await errorOf({ model: 'dall-e-2', prompt: 'a fox', quality: 'hd' }))['param'], 'quality');
+    const long = await errorOf({ model: 'dall-e-3', prompt: 'a'.repeat(4001) });
+    assert.deepEqual([long['param'], long['code']], ['prompt', 'string_above_max_length']);
+    assert.equal((await errorOf({ model: 'dall-e-2', prompt: 'a'.repeat(1001) }))['param'], 'prompt');
+    const fits = await generate({ model: 'dall-e-3', prompt: 'a'.repeat(4000), quality: 'hd' });
+    assert.equal(fits.status, 200);
   });
 
   it('refuses sizes and counts the model does not offer, and refusals, in the OpenAI error shape', async () => {

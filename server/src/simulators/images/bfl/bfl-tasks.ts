@@ -5,7 +5,9 @@ export type BflTask = {
   width: number;
   height: number;
   outputFormat: 'jpeg' | 'png';
-  /** Hash of model and prompt: the picture's colours. */
+  /** The request's seed, or a random one: reported in the result as BFL does. */
+  seed: number;
+  /** Hash of model, prompt and seed: the picture's colours. */
   imageSeed: string;
   pendingPollsLeft: number;
   isModerated: boolean;

@@ -28,7 +28,7 @@ export async function handleBflResult(exchange: SimulatorExchange, tasks: BflTas
   const extension = task.outputFormat === 'png' ? 'png' : 'jpg';
   const result = {
     sample: `${readSimulatorOrigin(exchange)}/bfl/results/${id}/sample.${extension}`,
-    seed: Number.parseInt(task.imageSeed.slice(0, 8), 16),
+    seed: task.seed,
     start_time: exchange.state.nowUnixSeconds() - 2,
     end_time: exchange.state.nowUnixSeconds(),
     duration: 2,

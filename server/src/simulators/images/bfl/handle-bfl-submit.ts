@@ -62,13 +62,17 @@ export async function handleBflSubmit(
     return sendError(exchange, renderBflError(createFaultError(faults.status, faults.retryAfterSeconds)), faults);
   }
   const id = randomUUID();
+  // Like BFL, a task without a seed gets a random one (here from its id), so n tasks of one prompt draw n different
+  // pictures, and a given seed draws the same picture again.
+  const seed = request.seed ?? Number.parseInt(id.slice(0, 8), 16);
   input.tasks.add({
     id,
     model: input.model,
     width: request.width,
     height: request.height,
     outputFormat: request.output_format,
-    imageSeed: hashText(`bfl\u0000${input.model}\u0000${request.prompt}`),
+    seed,
+    imageSeed: hashText(`bfl\u0000${input.model}\u0000${request.prompt}\u0000${seed}`),
     pendingPollsLeft: pendingPolls,
     isModerated: faults.isRefusal,
   });
