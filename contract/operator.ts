@@ -136,9 +136,11 @@ export const operatorUsageQuerySchema = usageFilterQuerySchema.omit({ key_id: tr
 });
 export type OperatorUsageQuery = z.infer<typeof operatorUsageQuerySchema>;
 
+/** One call of any account, with the route that served it (null when no route answered). */
 export const operatorUsageRecordSchema = usageRecordSchema.omit({ key_name: true }).extend({
   user_id: z.string(),
   user_email: z.string(),
+  route_id: z.string().nullable(),
 });
 export type OperatorUsageRecord = z.infer<typeof operatorUsageRecordSchema>;
 

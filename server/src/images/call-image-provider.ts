@@ -1,12 +1,9 @@
 import type { Dispatcher } from 'undici';
 import type { Route } from '../catalog/route-table.ts';
-import type { GatewayError } from '../errors/gateway-error.ts';
-import { InvalidRequestError } from '../errors/invalid-request-error.ts';
-import { UpstreamError } from '../errors/upstream-error.ts';
-import { UpstreamTimeoutError } from '../errors/upstream-timeout-error.ts';
-import { describeAttemptOutcome } from '../pipeline/describe-attempt-outcome.ts';
 import { UpstreamFailureError, type UpstreamFailure } from '../providers/provider-adapter.ts';
+import { defaultUpstreamTimeouts } from '../providers/shared/upstream-timeouts.ts';
 import type { Routing } from '../routing/create-routing.ts';
+import { tryRoutes } from '../routing/try-routes.ts';
 import { findImageClient } from './find-image-client.ts';
 import type { GeneratedImages } from './image-client.ts';
 import type { ImageJob } from './image-job.ts';
@@ -15,50 +12,59 @@ export type ImageProviderCall = { generated: GeneratedImages; route: Route; atte
 
 export type CallImageProviderDeps = {
   dispatcher: Dispatcher;
+  /** The dispatcher of a route whose connect timeout differs from the default (undici sets it per pool). */
+  dispatcherFor?: (connectTimeoutMs: number) => Dispatcher;
   /** Told about each failed attempt (for logs); never sees the prompt. */
   onAttemptFailed?: (route: Route, failure: UpstreamFailure) => void;
-  /** Route health: a route that is cooling down, at its concurrency cap or behind an open breaker is skipped. */
-  routing?: Pick<Routing, 'tryStart'>;
+  /** The routing policy, route health, the retry budget and the deadline: the same as chat's (docs/routing.md). */
+  routing: Routing;
 };
 
-const connectTimeoutMs = 10_000;
-
 /**
- * Tries the routes in order; nothing reaches the client before a route has answered with every image, so any route
- * failure (connection, timeout, 429, 5xx, our credential refused, a malformed answer, a route that cannot serve the
- * model) moves on to the next route. A failure caused by the request (a bad parameter, a content-policy refusal) is
- * returned at once as a 400. Each attempt must finish within `timeoutMs`, polls and downloads included, and its
- * outcome feeds the route's health, as chat attempts do.
+ * Tries the routes in the order of the routing policy, as chat does: routes reserved for other accounts are left
+ * out, resting or full routes skipped, equals weighted by weight and health, failover bounded by the request's
+ * deadline and the node's retry budget. Nothing reaches the client before a route has answered with every image, so
+ * any route failure (connection, timeout, 429, 5xx, our credential refused, a malformed answer, a route that cannot
+ * serve the model) moves on to the next route. A failure caused by the request (a bad parameter, a content-policy
+ * refusal) is returned at once as a 400. Each attempt must finish within `timeoutMs` (polls and downloads included)
+ * and within what is left of the deadline.
  */
 export async function callImageProvider(
   deps: CallImageProviderDeps,
-  input: { routes: readonly Route[]; job: ImageJob; signal: AbortSignal; timeoutMs: number },
+  input: {
+    routes: readonly Route[];
+    job: ImageJob;
+    signal: AbortSignal;
+    timeoutMs: number;
+    /** The catalogue model asked for (what clients call it). */
+    modelId: string;
+    /** The calling account: routes reserved for other accounts are left out, its own come first. */
+    userId: string;
+    /** Told about each route as it is tried, so a failed call can name the last one. */
+    onRouteTried?: (route: Route) => void;
+  },
 ): Promise<ImageProviderCall> {
-  let lastFailure: UpstreamFailure | undefined;
-  let attemptCount = 0;
-  for (const route of input.routes) {
-    const attempt = deps.routing?.tryStart(route);
-    if (deps.routing && !attempt) continue;
-    attemptCount += 1;
-    try {
-      const generated = await callRoute(deps, route, input);
-      attempt?.finish({ kind: 'success' });
-      return { generated, route, attemptCount };
-    } catch (error) {
-      attempt?.finish(describeAttemptOutcome(error, input.signal));
-      if (input.signal.aborted) throw input.signal.reason ?? error;
-      if (!(error instanceof UpstreamFailureError)) throw error;
-      if (error.failure.kind === 'request') throw toRequestError(error.failure);
-      lastFailure = error.failure;
-      deps.onAttemptFailed?.(route, error.failure);
-    }
-  }
-  if (attemptCount === 0) {
-    throw new UpstreamError('Every upstream route of this model is resting after failures. Please retry shortly.', {
-      code: 'no_route_available',
-    });
-  }
-  throw toExhaustedError(lastFailure, attemptCount);
+  const { answer, route, attemptCount } = await tryRoutes(
+    deps,
+    {
+      routes: input.routes,
+      userId: input.userId,
+      modelId: input.modelId,
+      signal: input.signal,
+      task: 'draw the image',
+    },
+    async (candidate, { attempt, remainingMs }) => {
+      input.onRouteTried?.(candidate);
+      const generated = await callRoute(deps, candidate, {
+        job: input.job,
+        signal: input.signal,
+        timeoutMs: Math.max(1, Math.min(input.timeoutMs, remainingMs)),
+      });
+      attempt.finish({ kind: 'success' });
+      return generated;
+    },
+  );
+  return { generated: answer, route, attemptCount };
 }
 
 async function callRoute(
@@ -75,13 +81,17 @@ async function callRoute(
       vendorCode: 'no_image_client',
     });
   }
+  const connectTimeoutMs =
+    route.timeouts?.connectTimeoutMs ?? defaultUpstreamTimeouts({ isStreaming: false }).connectTimeoutMs;
   const deadline = AbortSignal.timeout(input.timeoutMs);
   try {
     const generated = await client({
       provider: route.provider,
       target: { baseUrl: route.baseUrl, credential: route.credential, upstreamModel: route.upstreamModel },
       job: input.job,
-      dispatcher: deps.dispatcher,
+      dispatcher: route.timeouts?.connectTimeoutMs
+        ? (deps.dispatcherFor?.(connectTimeoutMs) ?? deps.dispatcher)
+        : deps.dispatcher,
       signal: AbortSignal.any([input.signal, deadline]),
       timeouts: { connectTimeoutMs, firstByteTimeoutMs: input.timeoutMs, idleTimeoutMs: input.timeoutMs },
     });
@@ -105,20 +115,4 @@ async function callRoute(
     }
     throw error;
   }
-}
-
-function toRequestError(failure: UpstreamFailure): GatewayError {
-  return new InvalidRequestError(failure.message, {
-    param: failure.param ?? null,
-    code: failure.vendorCode ?? 'invalid_value',
-  });
-}
-
-function toExhaustedError(failure: UpstreamFailure | undefined, attemptCount: number): GatewayError {
-  const tried = attemptCount === 1 ? 'The upstream provider' : `All ${attemptCount} upstream routes`;
-  if (failure?.status === 504) return new UpstreamTimeoutError(`${tried} did not answer in time. Please retry.`);
-  const detail = failure ? ` Last error: ${failure.message}` : '';
-  return new UpstreamError(`${tried} failed to draw the image.${detail}`, {
-    code: failure?.status === 429 ? 'upstream_rate_limited' : 'upstream_error',
-  });
 }

@@ -68,6 +68,8 @@ export async function runImageGeneration(
       job,
       signal: input.signal,
       timeoutMs: deps.imageTimeoutMs,
+      modelId: model.id,
+      userId: input.caller.userId,
     });
   } catch (error) {
     deps.creditHolds.release(hold);

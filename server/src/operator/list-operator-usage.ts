@@ -28,6 +28,7 @@ export async function listOperatorUsage(deps: { db: Database }, query: OperatorU
       endpoint: row.endpoint,
       key_id: row.api_key_id,
       provider: row.provider,
+      route_id: row.route_id,
       status: row.status,
       error_code: row.error_code,
       input_tokens: row.input_tokens,

@@ -19,7 +19,8 @@ export type Routing = {
   order: <Candidate extends RoutingCandidate>(input: {
     routes: readonly Candidate[];
     userId: string;
-    request: ChatRequest;
+    /** A chat request's conversation keeps it on one route among equals; without one, equals are in random order. */
+    request?: ChatRequest;
   }) => RouteOrder<Candidate>;
   viewOf: (route: { id: string; maxConcurrency?: number }) => RouteHealthView;
   /** Starts a call on a route when it may take one now; its outcome feeds the route's health and the metrics. */
@@ -58,7 +59,8 @@ export function createRouting(deps: {
       chooseRouteOrder({
         routes: input.routes,
         userId: input.userId,
-        affinityKey: deriveAffinityKey({ userId: input.userId, request: input.request }),
+        affinityKey:
+          input.request === undefined ? undefined : deriveAffinityKey({ userId: input.userId, request: input.request }),
         viewOf,
         random: deps.random,
       }),
