@@ -18,6 +18,14 @@ export function createLogger(options: { level: string }): Logger {
       ],
       censor: '[redacted]',
     },
+    hooks: {
+      // Fastify logs "Server listening at …" when it binds; main.ts logs the one start-up line (address, database,
+      // sandbox mode), so Fastify's would only repeat part of it.
+      logMethod(args, method) {
+        if (typeof args[0] === 'string' && args[0].startsWith('Server listening at ')) return;
+        method.apply(this, args);
+      },
+    },
     serializers: {
       req: (request: { method?: string; url?: string; id?: string }) => ({
         method: request.method,

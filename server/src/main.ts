@@ -1,19 +1,21 @@
-import { ConfigError, readConfig } from './config/config.ts';
+import { ConfigError, readConfig, type Config } from './config/config.ts';
 import { createLogger } from './logger.ts';
 import { startGateway } from './start-gateway.ts';
+import { StartupError } from './startup-error.ts';
 
-/** Entry point: config, start, one clear line on where it listens, clean shutdown on SIGTERM/SIGINT. */
-async function main(): Promise<void> {
-  let config;
+/** Reads the configuration, or prints every bad key and exits 2. */
+export function readConfigOrExit(): Config {
   try {
-    config = readConfig();
+    return readConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`gateway: ${error.message}\n`);
-      process.exit(2);
-    }
-    throw error;
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`gateway: ${error.message}\n`);
+    process.exit(2);
   }
+}
+
+/** Starts the gateway, logs one clear line on where it listens, and shuts down cleanly on SIGTERM/SIGINT. */
+export async function runGateway(config: Config): Promise<void> {
   const logger = createLogger({ level: config.logLevel });
   let gateway;
   try {
@@ -44,6 +46,7 @@ async function main(): Promise<void> {
 }
 
 function describeStartError(error: unknown, port: number): string {
+  if (error instanceof StartupError) return error.message;
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EADDRINUSE') return `port ${port} is already in use (set PORT to another port)`;
   if (code === 'EACCES') return `no permission to listen on port ${port}`;
@@ -54,4 +57,5 @@ function describeStartError(error: unknown, port: number): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-await main();
+// `npm start` runs scripts/start.ts, which builds the web app and then calls runGateway in its own process.
+if (import.meta.main) await runGateway(readConfigOrExit());

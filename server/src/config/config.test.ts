@@ -41,3 +41,29 @@ test('base URLs lose their trailing slash and the direct one defaults to the pub
   assert.equal(config.publicBaseUrl, 'https://api.example.com');
   assert.equal(config.directBaseUrl, 'https://api.example.com');
 });
+
+test('USD and percent settings are read exactly, without float rounding', () => {
+  const config = parseConfig({ WELCOME_BALANCE_USD: '0.000001', DEFAULT_DISCOUNT_PERCENT: '12.35' });
+  assert.equal(config.welcomeBalanceMicros, 1);
+  assert.equal(config.defaultDiscountBasisPoints, 1235);
+  assert.equal(parseConfig({ WELCOME_BALANCE_USD: '4.35' }).welcomeBalanceMicros, 4_350_000);
+  assert.equal(parseConfig({}).welcomeBalanceMicros, 1_000_000);
+  assert.equal(parseConfig({}).defaultDiscountBasisPoints, 2000);
+});
+
+test('a USD amount with more than 6 decimals or a percent with more than 2 is refused, not rounded', () => {
+  assert.throws(
+    () => parseConfig({ WELCOME_BALANCE_USD: '0.0000001', DEFAULT_DISCOUNT_PERCENT: '12.345', PORT: '1', HOST: 'h' }),
+    (error: unknown) => {
+      assert.ok(error instanceof ConfigError);
+      assert.deepEqual(error.problems.map((problem) => problem.split(':')[0]).sort(), [
+        'DEFAULT_DISCOUNT_PERCENT',
+        'WELCOME_BALANCE_USD',
+      ]);
+      return true;
+    },
+  );
+  assert.throws(() => parseConfig({ WELCOME_BALANCE_USD: '-1' }), ConfigError);
+  assert.throws(() => parseConfig({ DEFAULT_DISCOUNT_PERCENT: '91' }), ConfigError);
+  assert.throws(() => parseConfig({ WELCOME_BALANCE_USD: '1e3' }), ConfigError);
+});

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseUsdToMicros } from '../lib/money.ts';
 import type { RoutingSettings } from '../routing/routing-settings.ts';
 
 /** Vendor credentials the gateway reads from the environment; each one configures a live route family. */
@@ -19,6 +20,31 @@ export type VendorCredentialKey = (typeof vendorCredentialKeys)[number];
 
 const booleanText = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
+
+/** A decimal USD amount read exactly (no float on the way) into integer micro-USD, within a range. */
+function usdAsMicros(range: { maxUsd: number }) {
+  return z.string().transform((text, context) => {
+    const micros = parseUsdToMicros(text);
+    if (micros === undefined || micros < 0 || micros > range.maxUsd * 1_000_000) {
+      context.addIssue(`must be a USD amount from 0 to ${range.maxUsd} with at most 6 decimals`);
+      return z.NEVER;
+    }
+    return micros;
+  });
+}
+
+/** A percentage with at most two decimals, read exactly into basis points (1% = 100), within a range. */
+function percentAsBasisPoints(range: { maxPercent: number }) {
+  return z.string().transform((text, context) => {
+    const match = /^(\d{1,3})(?:\.(\d{1,2}))?$/.exec(text.trim());
+    const basisPoints = match ? Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0')) : undefined;
+    if (basisPoints === undefined || basisPoints > range.maxPercent * 100) {
+      context.addIssue(`must be a percentage from 0 to ${range.maxPercent} with at most 2 decimals`);
+      return z.NEVER;
+    }
+    return basisPoints;
+  });
+}
 
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -40,8 +66,8 @@ const environmentSchema = z.object({
     .optional(),
   SANDBOX: z.enum(['on', 'off', 'auto']).default('auto'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  WELCOME_BALANCE_USD: z.coerce.number().min(0).max(1_000_000).default(1),
-  DEFAULT_DISCOUNT_PERCENT: z.coerce.number().min(0).max(90).default(20),
+  WELCOME_BALANCE_USD: usdAsMicros({ maxUsd: 1_000_000 }).default(1_000_000),
+  DEFAULT_DISCOUNT_PERCENT: percentAsBasisPoints({ maxPercent: 90 }).default(2000),
   DEFAULT_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   KEEPALIVE_INTERVAL_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   IMAGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(900_000).default(300_000),
@@ -63,6 +89,13 @@ const environmentSchema = z.object({
   SEARCH_BASE_URL: optionalUrl,
   SEARCH_API_KEY: z.string().min(1).optional(),
   SEARCH_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(10_000),
+  NATIVE_WEB_SEARCH: z
+    .string()
+    .regex(
+      /^\s*((openai|anthropic|gemini)\s*(,\s*|$))*$/,
+      'must list openai, anthropic and/or gemini, separated by commas',
+    )
+    .default(''),
   TRUST_PROXY: z
     .string()
     .regex(
@@ -120,8 +153,12 @@ export type Config = {
     readonly baseUrl: string | undefined;
     readonly apiKey: string | undefined;
     readonly timeoutMs: number;
+    /** Providers whose routes let the vendor search with its own tool instead (NATIVE_WEB_SEARCH, docs/responses.md). */
+    readonly nativeProviders: readonly NativeSearchProviderId[];
   };
 };
+
+export type NativeSearchProviderId = 'openai' | 'anthropic' | 'gemini';
 
 /** Every invalid or missing key, reported together. */
 export class ConfigError extends Error {
@@ -164,8 +201,8 @@ export function parseConfig(environment: Readonly<Record<string, string | undefi
     sandboxSetting: values.SANDBOX,
     isSandbox: values.SANDBOX === 'on' || (values.SANDBOX === 'auto' && !hasVendorCredential),
     logLevel: values.LOG_LEVEL,
-    welcomeBalanceMicros: Math.round(values.WELCOME_BALANCE_USD * 1_000_000),
-    defaultDiscountBasisPoints: Math.round(values.DEFAULT_DISCOUNT_PERCENT * 100),
+    welcomeBalanceMicros: values.WELCOME_BALANCE_USD,
+    defaultDiscountBasisPoints: values.DEFAULT_DISCOUNT_PERCENT,
     defaultRequestsPerMinute: values.DEFAULT_REQUESTS_PER_MINUTE,
     keepAliveIntervalMs: values.KEEPALIVE_INTERVAL_MS,
     imageTimeoutMs: values.IMAGE_TIMEOUT_MS,
@@ -191,8 +228,14 @@ export function parseConfig(environment: Readonly<Record<string, string | undefi
       baseUrl: values.SEARCH_BASE_URL,
       apiKey: values.SEARCH_API_KEY,
       timeoutMs: values.SEARCH_TIMEOUT_MS,
+      nativeProviders: Object.freeze(readNativeSearchProviders(values.NATIVE_WEB_SEARCH)),
     }),
   });
+}
+
+function readNativeSearchProviders(text: string): NativeSearchProviderId[] {
+  const names = text.split(',').map((name) => name.trim());
+  return (['openai', 'anthropic', 'gemini'] as const).filter((provider) => names.includes(provider));
 }
 
 /** Reads `process.env` once. */
