@@ -62,6 +62,30 @@ describe('checkImageRequest', () => {
       param: 'prompt',
       code: 'missing_required_parameter',
     });
-    assert.throws(() => check({ model: 'gpt-image-1', stream: true }), InvalidRequestError);
+  });
+
+  it('names an unknown field in `param` (regression, issue 9)', () => {
+    assert.throws(() => check({ model: 'gpt-image-1', seed: 7 }), {
+      param: 'seed',
+      code: 'unknown_parameter',
+      message: "Unknown parameter: 'seed'.",
+    });
+  });
+
+  it('refuses a streamed answer, naming the field, and accepts stream: false', () => {
+    assert.throws(() => check({ model: 'gpt-image-1', stream: true }), {
+      param: 'stream',
+      code: 'unsupported_parameter',
+    });
+    assert.throws(() => check({ model: 'gpt-image-1', partial_images: 2 }), { param: 'partial_images' });
+    assert.equal(check({ model: 'gpt-image-1', stream: false, partial_images: 0 }).count, 1);
+  });
+
+  it('refuses a prompt longer than the vendor takes, before any credit is held', () => {
+    assert.equal(check({ model: 'dall-e-3', prompt: 'a'.repeat(4000) }).prompt.length, 4000);
+    const tooLong = refusal({ model: 'dall-e-3', prompt: 'a'.repeat(4001) });
+    assert.deepEqual([tooLong.param, tooLong.code], ['prompt', 'string_above_max_length']);
+    assert.equal(refusal({ model: 'dall-e-2', prompt: 'a'.repeat(1001) }).param, 'prompt');
+    assert.equal(refusal({ model: 'gpt-image-1', prompt: 'a'.repeat(32_001) }).param, 'prompt');
   });
 });

@@ -8,6 +8,14 @@ import type { ImageRequest } from './image-request.ts';
  * 400 naming the field, raised before any credit is held; nothing is silently changed.
  */
 export function checkImageRequest(request: ImageRequest, profile: ImageProfile): ImageJob {
+  refuseStreaming(request);
+  const maximumPromptChars = profile.maximumPromptChars;
+  if (maximumPromptChars !== undefined && request.prompt.length > maximumPromptChars) {
+    throw new InvalidRequestError(
+      `The prompt is ${request.prompt.length} characters long; the model \`${request.model}\` takes at most ${maximumPromptChars}.`,
+      { param: 'prompt', code: 'string_above_max_length' },
+    );
+  }
   const count = request.n ?? 1;
   if (count < 1 || count > profile.maximumCount) {
     throw new InvalidRequestError(
@@ -64,6 +72,19 @@ export function checkImageRequest(request: ImageRequest, profile: ImageProfile):
     user: supports(profile, 'user') ? request.user : undefined,
     profile,
   };
+}
+
+/** A streamed image answer (partial images as SSE events) is not relayed: say so rather than answer unstreamed. */
+function refuseStreaming(request: ImageRequest): void {
+  for (const param of ['stream', 'partial_images'] as const) {
+    const value = request[param];
+    if (value !== undefined && value !== null && value !== false && value !== 0) {
+      throw new InvalidRequestError(
+        `The gateway does not stream images; leave out \`${param}\` to receive the whole answer at once.`,
+        { param, code: 'unsupported_parameter' },
+      );
+    }
+  }
 }
 
 function checkSize(

@@ -20,6 +20,8 @@ export type ImageProfile = {
   /** Whether the upstream hands out image URLs (`response_format: "url"`), and whether that is its default. */
   url: 'none' | 'optional' | 'default';
   options: readonly ImageOption[];
+  /** The longest prompt the vendor takes, in characters, where it documents one. */
+  maximumPromptChars?: number;
 };
 
 export type SizeRule =
@@ -58,6 +60,7 @@ const gptImage: ImageProfile = {
   outputFormats: ['png', 'jpeg', 'webp'],
   url: 'none',
   options: ['background', 'moderation', 'output_compression', 'user'],
+  maximumPromptChars: 32_000,
 };
 
 const flux: ImageProfile = {
@@ -90,6 +93,7 @@ const profiles: Readonly<Record<string, ImageProfile>> = {
     outputFormats: ['png'],
     url: 'default',
     options: ['style', 'user'],
+    maximumPromptChars: 4000,
   },
   'dall-e-2': {
     api: 'openai',
@@ -100,6 +104,7 @@ const profiles: Readonly<Record<string, ImageProfile>> = {
     outputFormats: ['png'],
     url: 'default',
     options: ['user'],
+    maximumPromptChars: 1000,
   },
   'gemini-2.5-flash-image': {
     api: 'gemini-image',
@@ -126,4 +131,12 @@ const profiles: Readonly<Record<string, ImageProfile>> = {
 /** The profile of a catalogue image model; undefined for a model the gateway cannot drive. */
 export function findImageProfile(modelId: string): ImageProfile | undefined {
   return profiles[modelId];
+}
+
+/** The profile of a catalogue model, else of the vendor model its first route calls (an operator's own model id). */
+export function findRoutedImageProfile(
+  modelId: string,
+  routes: readonly { upstreamModel: string }[],
+): ImageProfile | undefined {
+  return findImageProfile(modelId) ?? findImageProfile(routes[0]?.upstreamModel ?? '');
 }

@@ -2,8 +2,9 @@ import { z } from 'zod';
 
 /**
  * `POST /v1/images/generations` in OpenAI's shape (`CreateImageRequest`). What each model accepts is checked later,
- * against its profile (`image-profiles.ts`). Unknown fields (and OpenAI's `stream` and `partial_images`, which the
- * gateway does not relay) are refused rather than silently dropped.
+ * against its profile (`image-profiles.ts`). Unknown fields are refused (`unknown_parameter`, naming the field) rather
+ * than silently dropped; OpenAI's `stream` and `partial_images` are read only to refuse a streamed answer, which the
+ * gateway does not relay.
  * @see https://platform.openai.com/docs/api-reference/images/create
  */
 export const imageRequestSchema = z.strictObject({
@@ -19,6 +20,8 @@ export const imageRequestSchema = z.strictObject({
   moderation: z.enum(['low', 'auto']).nullable().optional(),
   output_compression: z.number().int().min(0).max(100).nullable().optional(),
   user: z.string().optional(),
+  stream: z.boolean().nullable().optional(),
+  partial_images: z.number().int().min(0).max(3).nullable().optional(),
 });
 export type ImageRequest = z.infer<typeof imageRequestSchema>;
 

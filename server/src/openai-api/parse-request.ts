@@ -17,6 +17,14 @@ export function parseWireRequest<Schema extends z.ZodType>(schema: Schema, body:
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
+  if (issue?.code === 'unrecognized_keys') {
+    // Only strict schemas (images) refuse unknown fields; the issue's path is the object's, so add the key's name.
+    const unknownParam = formatParam([...issue.path, issue.keys[0] ?? '']);
+    throw new InvalidRequestError(`Unknown parameter: '${unknownParam}'.`, {
+      param: unknownParam,
+      code: 'unknown_parameter',
+    });
+  }
   const param = formatParam(issue?.path ?? []);
   const isMissing = issue !== undefined && issue.path.length > 0 && valueAt(body, issue.path) === undefined;
   const detail = issue?.message ?? 'invalid value';
