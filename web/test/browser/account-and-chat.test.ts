@@ -5,6 +5,7 @@ import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { UsagePage } from '../../../contract/usage.ts';
 import { startTestGateway, type TestGateway } from '../../../server/test/support/start-test-gateway.ts';
+import { startCuttingProxy, type CuttingProxy } from './support/cutting-proxy.ts';
 import { assertWebAppBuilt, launchBrowser, screenshotDir, type TestBrowser } from './support/launch-browser.ts';
 import { usdText } from './support/usd-text.ts';
 
@@ -16,23 +17,29 @@ import { usdText } from './support/usd-text.ts';
  */
 
 let gateway: TestGateway;
+/** The browser reaches the site through this proxy, which can cut a streamed answer's connection mid-stream. */
+let proxy: CuttingProxy;
 let browser: TestBrowser;
 let page: Page;
 const email = `chat-user-${Date.now()}@example.com`;
 const password = 'correct horse battery staple';
 const passphrase = 'purple elephant umbrella 42';
 const marker = `zebra-marker-${Date.now()}`;
+/** What had arrived of the answer whose connection the proxy cut. */
+let partialAnswer = '';
 
 before(async () => {
   assertWebAppBuilt();
   gateway = await startTestGateway();
+  proxy = await startCuttingProxy(new URL(gateway.url));
   browser = await launchBrowser();
-  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: gateway.url });
+  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: proxy.url });
   page = await browser.openPage();
 });
 
 after(async () => {
   await browser?.close();
+  await proxy?.close();
   await gateway?.close();
 });
 
@@ -66,7 +73,7 @@ async function unlock(secret: string): Promise<void> {
 }
 
 test('sign-up refuses weak and mismatched passwords, then shows the welcome balance', async () => {
-  await page.goto(`${gateway.url}/sign-up`);
+  await page.goto(`${proxy.url}/sign-up`);
   await page.getByRole('heading', { level: 1, name: 'Create an account' }).waitFor();
   await screenshot('sign-up');
   await page.getByLabel('E-mail').fill(email);
@@ -199,18 +206,39 @@ test('the chat streams an answer with its tokens and cost, regenerates, and Stop
 });
 
 test('a dropped connection keeps the partial answer, marked interrupted', async () => {
-  const partial =
-    'data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"Partial words before the drop"},"finish_reason":null}]}\n\n';
-  await page.route('**/v1/chat/completions', (route) =>
-    route.fulfill({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: partial }),
+  // The proxy lets the answer stream until ten content chunks have passed, holds it, then resets the connection.
+  const held = proxy.holdNextResponse({
+    requestLine: 'POST /v1/chat/completions ',
+    isEnough: (responseText) => responseText.split('"content":"').length > 10,
+  });
+  const interruptedBefore = new Set(
+    (await readUsage()).data.filter((row) => row.status === 'interrupted').map((row) => row.request_id),
   );
-  await send('This one will be cut');
+  await send('[sim:words=400] This one will be cut');
+  await held;
+  const streaming = page.locator('article[data-role="assistant"][data-status="streaming"]');
+  await page.waitForFunction(
+    () => (document.querySelector('article[data-status="streaming"]')?.textContent ?? '').split(' ').length > 5,
+  );
+  partialAnswer = ((await streaming.locator('.markdown').textContent()) ?? '').trim();
+  proxy.cut();
+
   const cut = page.locator('article[data-role="assistant"][data-status="interrupted"]');
   await cut.waitFor();
-  assert.match((await cut.textContent()) ?? '', /Partial words before the drop/);
+  const shown = (await cut.locator('.markdown').textContent()) ?? '';
+  assert.ok(shown.startsWith(partialAnswer), `the partial answer stays: “${shown}”`);
+  assert.ok(shown.split(' ').length < 400, 'only part of the answer arrived');
   assert.match((await cut.textContent()) ?? '', /connection dropped/);
-  await page.unroute('**/v1/chat/completions');
   await page.locator('[data-save-state="saved"]').waitFor();
+  let record: UsagePage['data'][number] | undefined;
+  for (let attempt = 0; attempt < 50 && record === undefined; attempt += 1) {
+    record = (await readUsage()).data.find(
+      (row) => row.status === 'interrupted' && !interruptedBefore.has(row.request_id),
+    );
+    if (record === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.ok(record, 'the gateway saw the client leave and recorded the call as interrupted');
+  assert.ok(record.output_tokens < 400, `billed ${record.output_tokens} of 400 tokens`);
 });
 
 test('after a reload the history needs the passphrase: a wrong one says so and loses nothing', async () => {
@@ -267,7 +295,8 @@ test('deleting a conversation removes its ciphertext and key; no store ever held
   for (const [name, piece] of Object.entries(onDisk)) {
     assert.ok(readDataFiles().includes(piece), `its ${name} is in the database files before the deletion`);
   }
-  for (const plaintext of [marker, 'Renamed secret chat', 'Partial words before the drop']) {
+  assert.ok(partialAnswer.length > 20, 'the cut answer is long enough to look for');
+  for (const plaintext of [marker, 'Renamed secret chat', partialAnswer]) {
     assert.ok(!(await dumpDatabase()).includes(plaintext), `no table holds “${plaintext}”`);
     assert.ok(!readDataFiles().includes(plaintext), `no database file holds “${plaintext}”`);
   }
@@ -372,11 +401,11 @@ test('Russian: the dashboard and chat switch language; every page fits a 375 px 
     ['chat-encryption', '/chat/encryption', 'h1'],
     ['sign-up', '/sign-up', 'h1'],
   ] as const) {
-    await phone.goto(`${gateway.url}${pagePath}`);
+    await phone.goto(`${proxy.url}${pagePath}`);
     await phone.locator(ready).first().waitFor();
     await screenshot(name, phone);
   }
-  await phone.goto(`${gateway.url}/chat`);
+  await phone.goto(`${proxy.url}/chat`);
   await phone.getByLabel('Passphrase', { exact: true }).fill(passphrase);
   await phone.getByRole('button', { name: 'Unlock' }).click();
   await phone.locator('[data-conversation-id] .chat-sidebar__title').first().click();
@@ -384,7 +413,7 @@ test('Russian: the dashboard and chat switch language; every page fits a 375 px 
   await screenshot('chat', phone);
   await phone.close();
   const desktop = await browser.openPage();
-  await desktop.goto(`${gateway.url}/chat/encryption`);
+  await desktop.goto(`${proxy.url}/chat/encryption`);
   await desktop.getByRole('heading', { level: 1, name: 'What is encrypted, and what is not' }).waitFor();
   await screenshot('chat-encryption', desktop);
   await desktop.close();
