@@ -32,12 +32,36 @@ describe('Azure OpenAI and Vertex AI routes', () => {
     });
     let text = '';
     let completionTokens = 0;
+    let streamId = '';
     for await (const chunk of stream) {
+      // Azure opens its stream with a chunk of prompt-filter results and no choices: the client never sees it.
+      assert.ok(!('prompt_filter_results' in chunk), 'no Azure annotation reaches the client');
+      assert.ok(chunk.choices.length > 0 || chunk.usage, 'the only choices-less chunk is the usage one');
+      assert.equal(chunk.model, 'gpt-4o');
       text += chunk.choices[0]?.delta.content ?? '';
       completionTokens = chunk.usage?.completion_tokens ?? completionTokens;
+      streamId = chunk.id;
     }
     assert.equal(text, completion.choices[0]?.message.content, 'the same answer either way');
     assert.ok(completionTokens > 0);
+    assert.equal(await fixture.routeOf(streamId), route.id, 'streamed through the Azure route');
+  });
+
+  test('an Azure deployment that does not exist fails over to the next route', async () => {
+    const model = 'gpt-4.1';
+    const missing = await fixture.addRoute({
+      model,
+      provider: 'azure',
+      priority: 1,
+      base_url: `${fixture.simulatorUrl}/azure`,
+      upstream_model: 'chat-default',
+    });
+    const openai = await fixture.addRoute({ model, priority: 2, base_url: fixture.openAiBase() });
+    const completion = await fixture.client.chat.completions.create({ model, messages: ask });
+    assert.equal(completion.model, model);
+    assert.equal(await fixture.routeOf(completion.id), openai.id);
+    const listed = (await fixture.listRoutes()).find((candidate) => candidate.id === missing.id);
+    assert.equal(listed?.health.failures, 1, 'the 404 DeploymentNotFound counts against the Azure route');
   });
 
   test('a Vertex AI route serves a Gemini model through its project and location', async () => {

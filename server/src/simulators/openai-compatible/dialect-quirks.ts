@@ -44,6 +44,8 @@ export type DialectQuirks = {
   isStreamUsageAlwaysSent: boolean;
   /** SSE comment lines sent before the first chunk (DeepSeek and OpenRouter keep queued streams alive this way). */
   keepAliveComments: readonly string[];
+  /** A data event before the first chunk: Azure's `choices: []` chunk with the prompt's content-filter results. */
+  openingChunk?: (context: StreamContext) => Record<string, unknown>;
   formatUsage: (plan: AnswerPlan) => Record<string, unknown>;
   /** Adds vendor extras to every chunk (`x_groq`, `provider`, `obfuscation`, …). */
   decorateChunk: (chunk: Record<string, unknown>, position: ChunkPosition, context: StreamContext) => void;
@@ -52,9 +54,18 @@ export type DialectQuirks = {
 
 export type ChunkPosition = 'first' | 'middle' | 'finish' | 'usage';
 
+/** One of the `n` answers of a request. */
+export type ChoiceAnswer = { plan: AnswerPlan; toolCallIds: readonly string[] };
+
 /** What the hooks may read about the answer being rendered. */
 export type StreamContext = {
+  /**
+   * The first choice's answer, with `usage` counting every choice of the request (`n`): the prompt once, the output
+   * of all choices summed, as the vendor reports and bills it.
+   */
   plan: AnswerPlan;
+  /** Every choice (index 0 is `plan`'s answer), each with its own tool-call ids; one unless `n` asks for more. */
+  choices: readonly ChoiceAnswer[];
   completionId: string;
   createdUnixSeconds: number;
   model: string;

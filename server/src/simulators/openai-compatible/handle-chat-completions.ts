@@ -1,6 +1,5 @@
 import { findFaultDirectives, mergeFaults } from '../shared/fault-spec.ts';
 import { describeSchemaIssue } from '../shared/describe-schema-issue.ts';
-import { planAnswer } from '../shared/plan-answer.ts';
 import { readJsonBody } from '../shared/read-json-body.ts';
 import { dataEvent, dropConnection, sendError, sendJson, sendSse } from '../shared/send-response.ts';
 import {
@@ -16,13 +15,21 @@ import { buildChatCompletion } from './build-chat-completion.ts';
 import { chatRequestSchema, type ChatRequest } from './chat-request-schema.ts';
 import { convertChatRequest } from './convert-chat-request.ts';
 import type { DialectQuirks, StreamContext } from './dialect-quirks.ts';
+import { planChoices } from './plan-choices.ts';
 import { renderDialectError } from './render-dialect-error.ts';
 
-/** `POST …/chat/completions` for every OpenAI-dialect vendor: parse, check, plan, render with the vendor's quirks. */
-export async function handleChatCompletions(exchange: SimulatorExchange, quirks: DialectQuirks): Promise<void> {
+/**
+ * `POST …/chat/completions` for every OpenAI-dialect vendor: parse, check, plan, render with the vendor's quirks.
+ * `model` is the model the URL names (Azure's deployment): the body's `model` is then optional and ignored.
+ */
+export async function handleChatCompletions(
+  exchange: SimulatorExchange,
+  quirks: DialectQuirks,
+  options: { model?: string } = {},
+): Promise<void> {
   const reject = (error: SimError) =>
     sendError(exchange, renderDialectError(error, exchange, quirks), exchange.pathFaults);
-  const parsed = await parseChatRequest(exchange);
+  const parsed = await parseChatRequest(exchange, options.model);
   if (!parsed.isValid) return reject(parsed.error);
   const request = parsed.value;
   const vendorError = quirks.findRequestError(request);
@@ -38,22 +45,17 @@ export async function handleChatCompletions(exchange: SimulatorExchange, quirks:
       faults,
     );
   }
-  const plan = planAnswer({
-    conversation,
-    faults,
-    namespace: quirks.vendor,
-    promptCache: exchange.state.promptCache,
-    cachePolicy: quirks.cachePolicy,
-    hasTextBeforeAutoToolCall: false,
-  });
+  const { choices, usage } = planChoices({ exchange, quirks, conversation, faults, choiceCount: request.n ?? 1 });
+  const first = choices[0]!;
   const context: StreamContext = {
-    plan,
+    plan: { ...first.plan, usage },
+    choices,
     completionId: quirks.createCompletionId(exchange.ids, exchange.requestId),
     createdUnixSeconds: exchange.state.nowUnixSeconds(),
     model: quirks.snapshotModel(request.model),
     requestId: exchange.requestId,
     request,
-    toolCallIds: plan.toolCalls.map(() => quirks.createToolCallId(exchange.ids)),
+    toolCallIds: first.toolCallIds,
   };
   const headers = quirks.requestIdHeaders(exchange.requestId);
   if (request.stream !== true) {
@@ -72,7 +74,10 @@ export async function handleChatCompletions(exchange: SimulatorExchange, quirks:
   });
 }
 
-async function parseChatRequest(exchange: SimulatorExchange): Promise<ParseResult<ChatRequest>> {
+async function parseChatRequest(
+  exchange: SimulatorExchange,
+  modelFromUrl: string | undefined,
+): Promise<ParseResult<ChatRequest>> {
   const body = await readJsonBody(exchange.request);
   if (!body.isValid) {
     return invalidResult(
@@ -84,7 +89,9 @@ async function parseChatRequest(exchange: SimulatorExchange): Promise<ParseResul
   if (typeof body.value !== 'object' || body.value === null || Array.isArray(body.value)) {
     return invalidResult(createSimError(400, 'The request body must be a JSON object.', { code: 'invalid_type' }));
   }
-  const result = chatRequestSchema.safeParse(body.value);
+  const result = chatRequestSchema.safeParse(
+    modelFromUrl === undefined ? body.value : { ...body.value, model: modelFromUrl },
+  );
   if (!result.success) {
     const issue = describeSchemaIssue(result.error, 'brackets');
     const message = issue.isMissing
@@ -94,14 +101,6 @@ async function parseChatRequest(exchange: SimulatorExchange): Promise<ParseResul
       createSimError(400, message, {
         param: issue.path,
         code: issue.isMissing ? 'missing_required_parameter' : 'invalid_value',
-      }),
-    );
-  }
-  if ((result.data.n ?? 1) > 1) {
-    return invalidResult(
-      createSimError(400, 'The simulator answers with one choice only; n must be 1.', {
-        param: 'n',
-        code: 'invalid_value',
       }),
     );
   }
