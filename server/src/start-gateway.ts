@@ -1,16 +1,22 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { loadApiKeyCache } from './accounts/api-key-cache.ts';
 import { buildApp } from './app.ts';
-import { createCreditHolds } from './billing/credit-holds.ts';
+import { connectRedis } from './connect-redis.ts';
+import { createMemoryCreditHolds, type CreditHolds } from './billing/credit-holds.ts';
+import { createRedisCreditHolds } from './billing/redis-credit-holds.ts';
+import { createSettlementWriter, recoverSettlementJournal } from './billing/settlement-writer.ts';
+import { claimJournalDirectory } from './db/settlement-journal.ts';
 import { loadPriceList } from './catalog/price-list.ts';
 import { loadAccountTerms } from './operator/account-terms.ts';
 import { loadRouteTable } from './catalog/route-table.ts';
 import type { Config } from './config/config.ts';
-import { loadMasterKey } from './config/master-key.ts';
+import { loadNodeId } from './config/node-id.ts';
 import { seedCatalog } from './config/seed-catalog.ts';
+import { loadVerifiedMasterKey } from './config/verify-master-key.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { prepareDatabase } from './prepare-database.ts';
 import { watchCacheVersions } from './db/watch-cache-versions.ts';
@@ -53,7 +59,10 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     await database.close();
     throw error;
   }
-  const masterKey = loadMasterKey({ masterKeyHex: config.masterKeyHex, dataDir: config.dataDir });
+  const masterKey = await loadVerifiedMasterKey(
+    { db: database.db, nowMs: () => systemClock.nowMs() },
+    { masterKeyHex: config.masterKeyHex, dataDir: config.dataDir },
+  );
   if (masterKey.source === 'generated') {
     logger.warn(
       { file: masterKey.filePath },
@@ -71,11 +80,34 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     priceList,
     seedCatalog,
     simulatorUrl: simulator?.url,
+    onUnreadableCredential: (routeId) =>
+      logger.error({ route: routeId }, 'route skipped: its credential cannot be opened with this master key'),
   });
   const apiKeyCache = await loadApiKeyCache(database.db);
-  const creditHolds = createCreditHolds({ db: database.db });
   const accountTerms = await loadAccountTerms({ db: database.db, clock: systemClock });
-  const redis = config.redisUrl === undefined ? undefined : new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
+  const redis =
+    config.redisUrl === undefined
+      ? undefined
+      : await connectRedis({ url: config.redisUrl, logger, nowMs: () => systemClock.nowMs() });
+  const journalLock = claimJournalDirectory(path.join(config.dataDir, journalFolder));
+  const creditHolds = await startCreditHolds({
+    db: database.settlementDb,
+    redis,
+    dataDir: config.dataDir,
+    logger,
+  }).catch(async (error: unknown) => {
+    journalLock.release();
+    redis?.disconnect();
+    await database.close();
+    throw error;
+  });
+  const settlements = createSettlementWriter({
+    db: database.settlementDb,
+    creditHolds,
+    journalDirectory: path.join(config.dataDir, journalFolder),
+    onError: (error) => logger.error({ err: error }, 'writing settled charges to the database failed; retrying'),
+  });
+  database.setReadBarrier(settlements.flush);
   const rateLimiter = redis
     ? createRedisRateLimiter({ redis, keyPrefix: 'gw:' })
     : createMemoryRateLimiter({ nowMs: () => systemClock.nowMs() });
@@ -120,9 +152,11 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
   const webSearch = await startWebSearch({ ...config.search, isSandbox: config.isSandbox, dispatcher: searchAgent });
   const app = await buildApp({
     db: database.db,
+    redis,
     isShuttingDown: () => isShuttingDown,
     apiKeyCache,
     creditHolds,
+    settlements,
     accountTerms,
     rateLimiter,
     welcomeBalanceMicros: config.welcomeBalanceMicros,
@@ -148,6 +182,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     imageTimeoutMs: config.imageTimeoutMs,
     imagePriceTiers,
     searchEngine: webSearch.engine,
+    nativeSearchProviders: config.search.nativeProviders,
     upstream: {
       dispatcher: upstreamAgent,
       dispatcherFor: routeDispatchers.dispatcherFor,
@@ -164,6 +199,8 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
   } catch (error) {
     watcher.stop();
     await renewals.stop();
+    await settlements.close();
+    journalLock.release();
     redis?.disconnect();
     await webSearch.close();
     await simulator?.close();
@@ -183,6 +220,8 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
       const deadline = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs);
       await app.close();
       clearTimeout(deadline);
+      await settlements.close();
+      journalLock.release();
       await redis?.quit();
       await webSearch.close();
       await upstreamAgent.close();
@@ -192,4 +231,37 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
       await database.close();
     },
   };
+}
+
+const journalFolder = 'settlements';
+
+/**
+ * Credit holds in memory (one node) or in Redis (several nodes), after the charges an earlier process journaled
+ * but did not write are in the database: a restarted node then takes back the holds and pending charges it left.
+ */
+async function startCreditHolds(input: {
+  db: DatabaseHandle['db'];
+  redis: Redis | undefined;
+  dataDir: string;
+  logger: Logger;
+}): Promise<CreditHolds> {
+  const recovered = await recoverSettlementJournal({
+    db: input.db,
+    journalDirectory: path.join(input.dataDir, journalFolder),
+  });
+  if (recovered.chargeCount > 0) {
+    input.logger.warn({ charges: recovered.chargeCount }, 'wrote the charges a stopped process had journaled');
+  }
+  let creditHolds: CreditHolds = createMemoryCreditHolds({ db: input.db });
+  if (input.redis) {
+    const nodeId = loadNodeId(input.dataDir);
+    const shared = createRedisCreditHolds({ db: input.db, redis: input.redis, keyPrefix: 'gw:', nodeId });
+    const released = await shared.forgetPreviousLife();
+    if (released > 0) input.logger.warn({ holds: released }, 'released the credit holds a stopped process left');
+    creditHolds = shared;
+  }
+  await creditHolds.applyCommitted(
+    recovered.balances.map((balance) => ({ userId: balance.userId, capturedMicros: 0, balance })),
+  );
+  return creditHolds;
 }

@@ -22,7 +22,10 @@ const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const minimumPasswordLength = 10;
 
 /** Creates an account with e-mail and password only, and credits its welcome balance through the ledger. */
-export async function createUser(deps: CreateUserDeps, input: CreateUserInput): Promise<UserRow> {
+export async function createUser(
+  deps: CreateUserDeps,
+  input: CreateUserInput,
+): Promise<Omit<UserRow, 'balance_version'>> {
   const email = input.email.trim().toLowerCase();
   if (!emailPattern.test(email) || email.length > 254) {
     throw new InvalidRequestError('The e-mail address is not valid.', { param: 'email' });

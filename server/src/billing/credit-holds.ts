@@ -1,14 +1,19 @@
 import type { Database } from '../db/database.ts';
-import { listBalances } from '../db/users.ts';
+import type { BalanceSnapshot } from '../db/ledger.ts';
+import { listBalanceSnapshots } from '../db/users.ts';
 
 /** Money set aside for one call before the upstream is asked; captured or released when the call ends. */
 export type CreditHold = { holdId: string; userId: string; heldMicros: number };
 
+/** Charges of one user that reached the database in one commit, and the balance that commit left. */
+export type CommittedCharges = { userId: string; capturedMicros: number; balance: BalanceSnapshot | undefined };
+
 /**
- * Balances and holds of the accounts this node serves, in memory: a reservation checks and takes credit in one
- * synchronous step, so no interleaving of concurrent requests can overdraw. The balance comes from the database on
- * first use and after any ledger change made elsewhere (`refresh`); holds live only in memory, so a crash releases
- * them by construction.
+ * What an account can spend: its balance in the database, less the holds of calls in flight, less the charges that
+ * are journaled but not yet written to the database (pending). Every operation that takes credit checks and takes it
+ * in one atomic step (one synchronous block in memory, one Lua script in Redis), so no interleaving of concurrent
+ * requests, on one node or many, can overdraw. Balances read from the database carry a version and apply only when
+ * newer than the one held, so a stale read never overwrites a newer balance (docs/billing.md).
  */
 export type CreditHolds = {
   /** Holds `desiredMicros`, or less but at least `minimumMicros`; undefined when even the minimum is not there. */
@@ -18,32 +23,47 @@ export type CreditHolds = {
     desiredMicros: number;
     minimumMicros: number;
   }) => Promise<CreditHold | undefined>;
-  /** After the charge is committed to the ledger: lower the balance by it and free the hold. */
-  settle: (hold: CreditHold, capturedMicros: number) => void;
-  release: (hold: CreditHold) => void;
-  /** Balance less active holds. */
+  /** The call's charge is in the settlement journal: the hold becomes a pending charge of `capturedMicros`. */
+  capture: (hold: CreditHold, capturedMicros: number) => Promise<void>;
+  /** Journaled charges reached the database: they stop being pending and the balances of that commit apply. */
+  applyCommitted: (charges: readonly CommittedCharges[]) => Promise<void>;
+  /** The call ends without a charge. */
+  release: (hold: CreditHold) => Promise<void>;
+  /** This node committed a ledger change for the hold's owner itself (a subscription, an adjustment): reload the
+   * balance, then free the hold. */
+  settleCommitted: (hold: CreditHold) => Promise<void>;
+  /** Balance less holds and pending charges. */
   availableMicros: (userId: string) => Promise<number>;
-  /** Re-reads the balances of every cached account (after a top-up, adjustment or another node's charge). */
+  /** Re-reads the balances of every known account (after a top-up, adjustment or another node's charge). */
   refresh: () => Promise<void>;
 };
 
-type AccountState = { balanceMicros: number; heldMicros: number; localChanges: number };
+type AccountState = { balanceMicros: number; version: number; heldMicros: number; pendingMicros: number };
 
-export function createCreditHolds(deps: { db: Database }): CreditHolds {
+/** Credit holds of a single gateway node, in memory: a crash releases them by construction. */
+export function createMemoryCreditHolds(deps: { db: Database }): CreditHolds {
   const accounts = new Map<string, AccountState>();
   const loading = new Map<string, Promise<AccountState>>();
+
+  const apply = (snapshot: BalanceSnapshot) => {
+    const state = accounts.get(snapshot.userId);
+    if (!state || snapshot.version <= state.version) return;
+    state.balanceMicros = snapshot.balanceMicros;
+    state.version = snapshot.version;
+  };
 
   const load = (userId: string): Promise<AccountState> => {
     const cached = accounts.get(userId);
     if (cached) return Promise.resolve(cached);
     let pending = loading.get(userId);
     if (!pending) {
-      pending = listBalances(deps.db, [userId])
-        .then((balances) => {
+      pending = listBalanceSnapshots(deps.db, [userId])
+        .then(([snapshot]) => {
           const state = accounts.get(userId) ?? {
-            balanceMicros: balances.get(userId) ?? 0,
+            balanceMicros: snapshot?.balanceMicros ?? 0,
+            version: snapshot?.version ?? 0,
             heldMicros: 0,
-            localChanges: 0,
+            pendingMicros: 0,
           };
           accounts.set(userId, state);
           return state;
@@ -54,45 +74,46 @@ export function createCreditHolds(deps: { db: Database }): CreditHolds {
     return pending;
   };
 
+  const reload = async (userIds: readonly string[]) => {
+    for (const snapshot of await listBalanceSnapshots(deps.db, userIds)) apply(snapshot);
+  };
+
+  const free = (hold: CreditHold) => {
+    const state = accounts.get(hold.userId);
+    if (state) state.heldMicros -= hold.heldMicros;
+  };
+
   return {
     reserve: async (input) => {
       const state = await load(input.userId);
-      const available = state.balanceMicros - state.heldMicros;
+      const available = state.balanceMicros - state.heldMicros - state.pendingMicros;
       if (available < input.minimumMicros) return undefined;
       const heldMicros = Math.min(input.desiredMicros, available);
       state.heldMicros += heldMicros;
       return { holdId: input.holdId, userId: input.userId, heldMicros };
     },
-    settle: (hold, capturedMicros) => {
+    capture: async (hold, capturedMicros) => {
       const state = accounts.get(hold.userId);
       if (!state) return;
       state.heldMicros -= hold.heldMicros;
-      state.balanceMicros -= capturedMicros;
-      state.localChanges += 1;
+      state.pendingMicros += capturedMicros;
     },
-    release: (hold) => {
-      const state = accounts.get(hold.userId);
-      if (state) state.heldMicros -= hold.heldMicros;
+    applyCommitted: async (charges) => {
+      for (const charge of charges) {
+        const state = accounts.get(charge.userId);
+        if (state) state.pendingMicros -= charge.capturedMicros;
+        if (charge.balance) apply(charge.balance);
+      }
+    },
+    release: async (hold) => free(hold),
+    settleCommitted: async (hold) => {
+      await reload([hold.userId]);
+      free(hold);
     },
     availableMicros: async (userId) => {
       const state = await load(userId);
-      return state.balanceMicros - state.heldMicros;
+      return state.balanceMicros - state.heldMicros - state.pendingMicros;
     },
-    refresh: async () => {
-      let pending = [...accounts.keys()];
-      for (let attempt = 0; attempt < 5 && pending.length > 0; attempt += 1) {
-        const changesBefore = new Map(pending.map((userId) => [userId, accounts.get(userId)?.localChanges ?? 0]));
-        const balances = await listBalances(deps.db, pending);
-        const stale: string[] = [];
-        for (const [userId, balanceMicros] of balances) {
-          const state = accounts.get(userId);
-          if (!state) continue;
-          // A settlement of this node that landed while we read makes the read stale: read that account again.
-          if (state.localChanges === changesBefore.get(userId)) state.balanceMicros = balanceMicros;
-          else stale.push(userId);
-        }
-        pending = stale;
-      }
-    },
+    refresh: () => reload([...accounts.keys()]),
   };
 }

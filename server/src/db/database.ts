@@ -1,18 +1,25 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type Dialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config/config.ts';
 import type { DatabaseSchema } from './schema.ts';
+import { createSharedDriverDialects } from './shared-driver-dialect.ts';
 import { createNodeSqliteDialect } from './sqlite-dialect.ts';
 
 export type Database = Kysely<DatabaseSchema>;
 
-/** An open database: the typed query builder, which engine it is, and a human description without secrets. */
+/**
+ * An open database: the typed query builder, which engine it is, and a human description without secrets.
+ * `db` waits, before each query, for the read barrier (the settlement writer's flush, so every read sees every charge
+ * settled before it); `settlementDb` is the same pool without the wait, for the settlement writer itself.
+ */
 export type DatabaseHandle = {
   db: Database;
+  settlementDb: Database;
   kind: DatabaseConfig['kind'];
   description: string;
+  setReadBarrier: (barrier: () => Promise<void>) => void;
   close: () => Promise<void>;
 };
 
@@ -21,11 +28,29 @@ const numericOid = 1700;
 
 /** Opens SQLite (creating its folder) or a PostgreSQL pool. Money and timestamps come back as numbers on both. */
 export function openDatabase(config: DatabaseConfig): DatabaseHandle {
+  let readBarrier: () => Promise<void> = () => Promise.resolve();
+  const dialects = createSharedDriverDialects(createDialect(config));
+  const db = new Kysely<DatabaseSchema>({ dialect: dialects.withBarrier(() => readBarrier()) });
+  const settlementDb = new Kysely<DatabaseSchema>({ dialect: dialects.direct });
+  return {
+    db,
+    settlementDb,
+    kind: config.kind,
+    description: config.kind === 'sqlite' ? `SQLite at ${config.filePath}` : `PostgreSQL at ${redactUrl(config.url)}`,
+    setReadBarrier: (barrier) => {
+      readBarrier = barrier;
+    },
+    close: async () => {
+      await settlementDb.destroy();
+      await db.destroy();
+    },
+  };
+}
+
+function createDialect(config: DatabaseConfig): Dialect {
   if (config.kind === 'sqlite') {
     mkdirSync(path.dirname(config.filePath), { recursive: true });
-    const { dialect } = createNodeSqliteDialect(config.filePath);
-    const db = new Kysely<DatabaseSchema>({ dialect });
-    return { db, kind: 'sqlite', description: `SQLite at ${config.filePath}`, close: () => db.destroy() };
+    return createNodeSqliteDialect(config.filePath).dialect;
   }
   const pool = new pg.Pool({
     connectionString: config.url,
@@ -38,8 +63,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
           : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
     },
   });
-  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
-  return { db, kind: 'postgres', description: `PostgreSQL at ${redactUrl(config.url)}`, close: () => db.destroy() };
+  return new PostgresDialect({ pool });
 }
 
 /** Checks the database answers; used by start-up and /readyz. */

@@ -22,10 +22,6 @@ export function userLedgerAccount(userId: string): string {
 }
 
 /**
- * Writes a balanced transaction once per idempotency key, and moves the cached balances of the users it touches in
- * the same database transaction. Returns false (and changes nothing) when the key was already used.
- */
-/**
  * Posts a transaction that did not come from this node's own settlement (welcome credit, top-up, operator
  * adjustment) and tells every node to reload the balances it caches.
  */
@@ -43,11 +39,26 @@ export async function postLedgerTransaction(db: Database, transaction: LedgerTra
   });
 }
 
+/** A user's balance as one commit left it; `version` orders snapshots (migration 0011). */
+export type BalanceSnapshot = { userId: string; balanceMicros: number; version: number };
+
 /** The body of `postLedgerTransaction`, for callers that group it with other writes in their own transaction. */
 export async function writeLedgerTransaction(
   trx: Transaction<DatabaseSchema>,
   transaction: LedgerTransaction,
 ): Promise<boolean> {
+  return (await writeLedgerTransactionWithBalances(trx, transaction)) !== undefined;
+}
+
+/**
+ * Writes a balanced transaction once per idempotency key, and moves the cached balances of the users it touches in
+ * the same database transaction, raising each one's balance version. Returns the users' balances after it, or
+ * undefined (and changes nothing) when the key was already used.
+ */
+export async function writeLedgerTransactionWithBalances(
+  trx: Transaction<DatabaseSchema>,
+  transaction: LedgerTransaction,
+): Promise<BalanceSnapshot[] | undefined> {
   const total = transaction.entries.reduce((sum, entry) => sum + entry.amountMicros, 0);
   if (total !== 0) throw new Error(`unbalanced ledger transaction ${transaction.idempotencyKey}: sums to ${total}`);
   const inserted = await trx
@@ -61,7 +72,7 @@ export async function writeLedgerTransaction(
     })
     .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
     .executeTakeFirst();
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return undefined;
   const entries = transaction.entries.filter((entry) => entry.amountMicros !== 0);
   if (entries.length > 0) {
     await trx
@@ -75,15 +86,21 @@ export async function writeLedgerTransaction(
       )
       .execute();
   }
+  const balances: BalanceSnapshot[] = [];
   for (const entry of entries) {
     if (!entry.account.startsWith(userAccountPrefix)) continue;
-    await trx
+    const row = await trx
       .updateTable('users')
-      .set({ balance_micros: sql<number>`balance_micros + ${entry.amountMicros}` })
+      .set({
+        balance_micros: sql<number>`balance_micros + ${entry.amountMicros}`,
+        balance_version: sql<number>`balance_version + 1`,
+      })
       .where('id', '=', entry.account.slice(userAccountPrefix.length))
-      .execute();
+      .returning(['id', 'balance_micros', 'balance_version'])
+      .executeTakeFirst();
+    if (row) balances.push({ userId: row.id, balanceMicros: row.balance_micros, version: row.balance_version });
   }
-  return true;
+  return balances;
 }
 
 /** The sum of an account's entries: the definition of its balance. */

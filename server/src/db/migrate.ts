@@ -6,6 +6,10 @@ import * as routeSettings from './migrations/0004-route-settings.ts';
 import * as encryptedChats from './migrations/0005-encrypted-chats.ts';
 import * as operatorAndSubscriptions from './migrations/0006-operator-and-subscriptions.ts';
 import * as imagePriceTiers from './migrations/0007-image-price-tiers.ts';
+import * as tokenLimitsAndCacheWrites from './migrations/0008-token-limits-and-cache-writes.ts';
+import * as imagePriceTierSeeds from './migrations/0009-image-price-tier-seeds.ts';
+import * as instanceSettings from './migrations/0010-instance-settings.ts';
+import * as balanceVersions from './migrations/0011-balance-versions.ts';
 import * as disabledImplicitRoutes from './migrations/0015-disabled-implicit-routes.ts';
 
 /** Forward-only migrations, in order. Written with Kysely's schema builder so one file serves SQLite and PostgreSQL. */
@@ -17,6 +21,10 @@ const migrations: Record<string, Migration> = {
   '0005-encrypted-chats': encryptedChats,
   '0006-operator-and-subscriptions': operatorAndSubscriptions,
   '0007-image-price-tiers': imagePriceTiers,
+  '0008-token-limits-and-cache-writes': tokenLimitsAndCacheWrites,
+  '0009-image-price-tier-seeds': imagePriceTierSeeds,
+  '0010-instance-settings': instanceSettings,
+  '0011-balance-versions': balanceVersions,
   '0015-disabled-implicit-routes': disabledImplicitRoutes,
 };
 

@@ -9,6 +9,8 @@ export type UsersTable = {
   status: 'active' | 'blocked';
   /** Cached sum of this user's ledger entries, updated in the same transaction as every entry. */
   balance_micros: number;
+  /** Raised by every ledger change to the balance (migration 0011). */
+  balance_version: Generated<number>;
   created_at: number;
 };
 
@@ -28,6 +30,8 @@ export type ApiKeysTable = {
   /** Newline-separated model ids, or null for every model. */
   allowed_models: string | null;
   requests_per_minute: number | null;
+  /** The key's own tokens-per-minute limit, or null for the account's (migration 0008). */
+  tokens_per_minute: number | null;
 };
 
 export type ModelsTable = {
@@ -47,6 +51,8 @@ export type ModelsTable = {
   list_output_rate_micros: number;
   list_cached_input_rate_micros: number | null;
   list_per_request_micros: number | null;
+  /** A prompt-cache write's price as a share of the input rate, 12,500 = 1.25×; null: the input rate (0008). */
+  cache_write_rate_basis_points: Generated<number | null>;
   supports_tools: number;
   supports_vision: number;
   price_effective_at: number;
@@ -202,6 +208,8 @@ export type AccountTermsTable = {
   contract_discount_basis_points: number;
   /** Requests per minute for the whole account, or null for the standard per-key limits. */
   requests_per_minute: number | null;
+  /** Tokens per minute for the whole account, or null for no account token budget (migration 0008). */
+  tokens_per_minute: number | null;
   updated_at: number;
 };
 
@@ -249,10 +257,16 @@ export type ImagePriceTiersTable = {
 };
 
 /** An environment or sandbox route switched off by the operator (migration 0015). */
+/** A seed-catalogue tier written once (migration 0009): never written again, so an operator's removal sticks. */
+export type ImagePriceTierSeedsTable = { model_id: string; quality: string; size: string };
+
 export type DisabledImplicitRoutesTable = {
   route_id: string;
   disabled_at: number;
 };
+
+/** One fact about the installation (migration 0010): `master_key_fingerprint` so far. */
+export type InstanceSettingsTable = { name: string; value: string; created_at: number };
 
 export type DatabaseSchema = {
   account_terms: AccountTermsTable;
@@ -274,7 +288,9 @@ export type DatabaseSchema = {
   ledger_entries: LedgerEntriesTable;
   cache_versions: CacheVersionsTable;
   image_price_tiers: ImagePriceTiersTable;
+  image_price_tier_seeds: ImagePriceTierSeedsTable;
   disabled_implicit_routes: DisabledImplicitRoutesTable;
+  instance_settings: InstanceSettingsTable;
 };
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,36 +1,50 @@
 import { sql } from 'kysely';
 import type { Database } from './database.ts';
-import { writeLedgerTransaction, type LedgerTransaction } from './ledger.ts';
+import { writeLedgerTransactionWithBalances, type BalanceSnapshot } from './ledger.ts';
+import type { JournaledCharge } from './settlement-journal.ts';
 import type { UsageRecordRow } from './schema.ts';
 
+/** What writing one charge did: nothing when its request was already settled, else the balances it left. */
+export type ChargeOutcome = { isNew: boolean; balances: BalanceSnapshot[] };
+
 /**
- * Writes a call's charge and its usage record in one transaction: the ledger debit (idempotent by its key), the
- * usage row and the key's running spend. Returns false when this request was already settled.
+ * Writes calls' charges and their usage records in one transaction: per call, the ledger debit (idempotent by its
+ * key), the usage row and the key's running spend. A batch of many calls costs one commit (group commit).
  */
-export async function recordCharge(
-  db: Database,
-  input: { ledger: LedgerTransaction; usage: UsageRecordRow },
-): Promise<boolean> {
+export async function recordCharges(db: Database, charges: readonly JournaledCharge[]): Promise<ChargeOutcome[]> {
   return db.transaction().execute(async (trx) => {
-    const isNew = await writeLedgerTransaction(trx, input.ledger);
-    if (!isNew) return false;
-    await trx
-      .insertInto('usage_records')
-      .values(input.usage)
-      .onConflict((conflict) => conflict.column('request_id').doNothing())
-      .execute();
-    if (input.usage.api_key_id !== null) {
+    const outcomes: ChargeOutcome[] = [];
+    for (const charge of charges) {
+      const balances = await writeLedgerTransactionWithBalances(trx, charge.ledger);
+      if (!balances) {
+        outcomes.push({ isNew: false, balances: [] });
+        continue;
+      }
       await trx
-        .updateTable('api_keys')
-        .set({
-          spent_micros: sql<number>`spent_micros + ${input.usage.cost_micros}`,
-          last_used_at: input.usage.created_at,
-        })
-        .where('id', '=', input.usage.api_key_id)
+        .insertInto('usage_records')
+        .values(charge.usage)
+        .onConflict((conflict) => conflict.column('request_id').doNothing())
         .execute();
+      if (charge.usage.api_key_id !== null) {
+        await trx
+          .updateTable('api_keys')
+          .set({
+            spent_micros: sql<number>`spent_micros + ${charge.usage.cost_micros}`,
+            last_used_at: charge.usage.created_at,
+          })
+          .where('id', '=', charge.usage.api_key_id)
+          .execute();
+      }
+      outcomes.push({ isNew: true, balances });
     }
-    return true;
+    return outcomes;
   });
+}
+
+/** One call's charge, written on its own; returns false when this request was already settled. */
+export async function recordCharge(db: Database, charge: JournaledCharge): Promise<boolean> {
+  const [outcome] = await recordCharges(db, [charge]);
+  return outcome?.isNew ?? false;
 }
 
 export async function findUsageRecord(db: Database, requestId: string): Promise<UsageRecordRow | undefined> {

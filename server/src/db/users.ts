@@ -1,4 +1,5 @@
 import type { Database } from './database.ts';
+import type { BalanceSnapshot } from './ledger.ts';
 import type { UserRow } from './schema.ts';
 
 export type NewUser = Pick<UserRow, 'id' | 'email' | 'password_hash' | 'role' | 'created_at'>;
@@ -22,11 +23,15 @@ export async function listUsers(db: Database, options: { limit: number }): Promi
   return db.selectFrom('users').selectAll().orderBy('created_at', 'desc').limit(options.limit).execute();
 }
 
-/** Current balances of the given users, from the cached column the ledger keeps in step. */
-export async function listBalances(db: Database, userIds: readonly string[]): Promise<Map<string, number>> {
-  if (userIds.length === 0) return new Map();
-  const rows = await db.selectFrom('users').select(['id', 'balance_micros']).where('id', 'in', userIds).execute();
-  return new Map(rows.map((row) => [row.id, row.balance_micros]));
+/** Current balances of the given users with their versions, from the cached column the ledger keeps in step. */
+export async function listBalanceSnapshots(db: Database, userIds: readonly string[]): Promise<BalanceSnapshot[]> {
+  if (userIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'balance_micros', 'balance_version'])
+    .where('id', 'in', userIds)
+    .execute();
+  return rows.map((row) => ({ userId: row.id, balanceMicros: row.balance_micros, version: row.balance_version }));
 }
 
 export async function updatePasswordHash(db: Database, input: { userId: string; passwordHash: string }): Promise<void> {

@@ -1,6 +1,6 @@
 import type { CreditHold } from '../billing/credit-holds.ts';
 import type { CatalogModel, PriceList } from '../catalog/price-list.ts';
-import type { RouteTable } from '../catalog/route-table.ts';
+import type { Route, RouteTable } from '../catalog/route-table.ts';
 import type { UsageRecordRow } from '../db/schema.ts';
 import { recordFailedCall } from '../db/usage-records.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
@@ -10,6 +10,7 @@ import { microsToUsd } from '../lib/money.ts';
 import { parseWireRequest } from '../openai-api/parse-request.ts';
 import type { AccountTerms } from '../operator/account-terms.ts';
 import type { Caller } from '../pipeline/authenticate.ts';
+import type { AnswerOrigin } from '../pipeline/chat-sink.ts';
 import { chooseRoutes } from '../pipeline/choose-routes.ts';
 import { resolveModel } from '../pipeline/resolve-model.ts';
 import { settleCharge, type SettleChargeDeps, type Settlement } from '../pipeline/settle-charge.ts';
@@ -17,9 +18,9 @@ import { callImageProvider, type CallImageProviderDeps, type ImageProviderCall }
 import { checkImageRequest } from './check-image-request.ts';
 import type { ImageJob } from './image-job.ts';
 import type { ImagePriceTiers } from './image-price-tiers.ts';
-import { findImageProfile } from './image-profiles.ts';
+import { findRoutedImageProfile } from './image-profiles.ts';
 import { imageRequestSchema, type ImagesResponse } from './image-request.ts';
-import { priceImageMicros, type ImagePriceKey } from './price-images.ts';
+import { findJobPriceKey, priceImageMicros, type ImagePriceKey } from './price-images.ts';
 import { reserveImageCredits } from './reserve-image-credits.ts';
 
 export type ImageGenerationDeps = SettleChargeDeps & {
@@ -43,13 +44,20 @@ type CallContext = { caller: Caller; requestId: string; model: CatalogModel; job
  */
 export async function runImageGeneration(
   deps: ImageGenerationDeps,
-  input: { caller: Caller; body: unknown; requestId: string; signal: AbortSignal },
+  input: {
+    caller: Caller;
+    body: unknown;
+    requestId: string;
+    signal: AbortSignal;
+    /** Told which route served the images (`http/` shows it to operator keys). */
+    onServed?: (origin: AnswerOrigin) => void;
+  },
 ): Promise<ImagesResponse> {
   const startedAtMs = deps.clock.nowMs();
   const request = parseWireRequest(imageRequestSchema, input.body);
   const model = resolveModel(deps, { caller: input.caller, modelId: request.model, kind: 'image' });
   const routes = chooseRoutes(deps, model);
-  const profile = findImageProfile(model.id) ?? findImageProfile(routes[0]?.upstreamModel ?? '');
+  const profile = findRoutedImageProfile(model.id, routes);
   if (!profile) {
     throw new ModelNotFoundError(`The gateway cannot draw images with the model \`${model.id}\`.`, { param: 'model' });
   }
@@ -57,11 +65,12 @@ export async function runImageGeneration(
   const hold = await reserveImageCredits(deps, {
     caller: input.caller,
     imageCount: job.count,
-    perImageMicros: priceImage(deps, model, requestedPriceKey(job)),
+    perImageMicros: priceImage(deps, model, findJobPriceKey(job)),
     holdId: input.requestId,
   });
   const context: CallContext = { caller: input.caller, requestId: input.requestId, model, job, startedAtMs };
   let call: ImageProviderCall;
+  let lastRoute: Route | undefined;
   try {
     call = await callImageProvider(deps.upstream, {
       routes,
@@ -70,12 +79,16 @@ export async function runImageGeneration(
       timeoutMs: deps.imageTimeoutMs,
       modelId: model.id,
       userId: input.caller.userId,
+      onRouteTried: (route) => {
+        lastRoute = route;
+      },
     });
   } catch (error) {
-    deps.creditHolds.release(hold);
-    await recordFailure(deps, context, error);
+    await deps.creditHolds.release(hold);
+    await recordFailure(deps, context, { error, route: lastRoute });
     throw error;
   }
+  input.onServed?.({ routeId: call.route.id });
   const images = call.generated.images.slice(0, job.count);
   const settlement = await settle(deps, context, { hold, call, imageCount: images.length });
   const response: ImagesResponse = {
@@ -99,7 +112,7 @@ function settle(
   outcome: { hold: CreditHold; call: ImageProviderCall; imageCount: number },
 ): Promise<Settlement> {
   const { usage, details } = outcome.call.generated;
-  const requested = requestedPriceKey(context.job);
+  const requested = findJobPriceKey(context.job);
   const drawn = { quality: details?.quality ?? requested.quality, size: details?.size ?? requested.size };
   return settleCharge(deps, {
     caller: context.caller,
@@ -122,16 +135,17 @@ function priceImage(deps: ImageGenerationDeps, model: CatalogModel, key: ImagePr
   return priceImageMicros(model, { tiers: deps.imagePriceTiers.tiersFor(model.id), key });
 }
 
-/** What a request is priced at before the call: `auto` (or no quality where the vendor has no fixed default) is open. */
-function requestedPriceKey(job: ImageJob): ImagePriceKey {
-  return { quality: job.quality ?? job.profile.defaultQuality, size: job.width === undefined ? undefined : job.size };
-}
-
-async function recordFailure(deps: ImageGenerationDeps, context: CallContext, error: unknown): Promise<void> {
+/** A failed call costs nothing; its record names the last route tried (null when none was), for the operator. */
+async function recordFailure(
+  deps: ImageGenerationDeps,
+  context: CallContext,
+  outcome: { error: unknown; route: Route | undefined },
+): Promise<void> {
+  const { error, route } = outcome;
   await recordFailedCall(deps.db, {
     ...usageRecordBase(deps, context),
-    route_id: null,
-    provider: null,
+    route_id: route?.id ?? null,
+    provider: route?.provider ?? null,
     status: 'failed',
     error_code: error instanceof GatewayError ? (error.code ?? error.type) : 'client_disconnected',
     input_tokens: 0,

@@ -75,11 +75,10 @@ export async function adjustBalance(
       ],
     });
   } catch (error) {
-    if (hold) deps.creditHolds.release(hold);
+    if (hold) await deps.creditHolds.release(hold);
     throw error;
   }
-  if (hold && isNew) deps.creditHolds.settle(hold, request.amount_micros);
-  else if (hold) deps.creditHolds.release(hold);
+  if (hold) await deps.creditHolds.settleCommitted(hold);
   else await deps.creditHolds.refresh();
   // A concurrent request with the same key posted first: answer with its transaction.
   const posted = isNew ? transactionId : ((await findLedgerTransactionByKey(deps.db, idempotencyKey))?.id ?? '');

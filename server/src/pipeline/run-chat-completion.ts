@@ -6,6 +6,7 @@ import type { Route, RouteTable } from '../catalog/route-table.ts';
 import type { UsageRecordRow } from '../db/schema.ts';
 import { recordFailedCall } from '../db/usage-records.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
+import type { RateLimiter } from '../limits/rate-limiter.ts';
 import { UpstreamError } from '../errors/upstream-error.ts';
 import { toUnixSeconds, type Clock } from '../lib/clock.ts';
 import { microsToUsd } from '../lib/money.ts';
@@ -20,7 +21,7 @@ import { chooseRoutes } from './choose-routes.ts';
 import { fromWireUsage, toWireUsage } from './convert-usage.ts';
 import { measureChatRequest } from './measure-chat-request.ts';
 import { relayStream } from './relay-stream.ts';
-import { reserveCredits, type Reservation, type RequestSize } from './reserve-credits.ts';
+import { reserveCredits, settleReservedTokens, type Reservation, type RequestSize } from './reserve-credits.ts';
 import { resolveModel } from './resolve-model.ts';
 import { settleCharge, type SettleChargeDeps } from './settle-charge.ts';
 
@@ -30,6 +31,7 @@ export type ChatCompletionDeps = SettleChargeDeps & {
   routeTable: RouteTable;
   clock: Clock;
   upstream: CallProviderDeps;
+  rateLimiter: RateLimiter;
 };
 
 type CallContext = {
@@ -61,6 +63,7 @@ export async function runChatCompletion(
     size,
     holdId: input.requestId,
   });
+  input.sink.setHeaders(reservation.rateLimitHeaders);
   const context: CallContext = {
     caller: input.caller,
     requestId: input.requestId,
@@ -71,6 +74,8 @@ export async function runChatCompletion(
   };
   const isStreaming = request.stream === true;
   let call;
+  const isClientGoneBeforeCall = input.sink.signal.aborted;
+  const stopAwaitingStream = isStreaming ? input.sink.awaitStream() : () => undefined;
   try {
     call = await callProvider(deps.upstream, {
       routes,
@@ -80,17 +85,25 @@ export async function runChatCompletion(
       signal: input.sink.signal,
       requestId: input.requestId,
       createdUnixSeconds: toUnixSeconds(startedAtMs),
+      userId: input.caller.userId,
     });
   } catch (error) {
-    deps.creditHolds.release(reservation.hold);
+    if (input.sink.signal.aborted && !isClientGoneBeforeCall) {
+      await settleAbandonedCall(deps, context);
+      throw error;
+    }
+    await deps.creditHolds.release(reservation.hold);
+    await settleReservedTokens(deps, { reservation, usage: undefined });
     await recordFailure(deps, context, error);
     throw error;
+  } finally {
+    stopAwaitingStream();
   }
   if (call.kind === 'completion') {
     await finishCompletion(deps, context, call.completion, call.route, input.sink);
     return;
   }
-  input.sink.startStream();
+  input.sink.startStream({ routeId: call.route.id });
   const identity = { id: `chatcmpl-${input.requestId}`, created: toUnixSeconds(startedAtMs), model: request.model };
   const relay = await relayStream({
     chunks: call.chunks,
@@ -143,7 +156,25 @@ async function finishCompletion(
     errorCode: null,
     timeToFirstTokenMs: null,
   });
-  sink.sendCompletion({ ...completion, usage: toWireUsage(usage, microsToUsd(settlement.costMicros)) });
+  sink.sendCompletion(
+    { ...completion, usage: toWireUsage(usage, microsToUsd(settlement.costMicros)) },
+    { routeId: route.id },
+  );
+}
+
+/**
+ * The client left while an upstream was working on the request, before any answer arrived (docs/billing.md): the
+ * vendor has read the prompt and bills it, so the call is billed its input (estimated from the request, as for an
+ * interrupted stream) and no output, since none was delivered and the upstream call was aborted.
+ */
+async function settleAbandonedCall(deps: ChatCompletionDeps, context: CallContext): Promise<void> {
+  await settle(deps, context, {
+    usage: estimateDeliveredUsage({ ...context.size, deliveredTextBytes: 0 }),
+    route: undefined,
+    status: 'interrupted',
+    errorCode: 'client_disconnected',
+    timeToFirstTokenMs: null,
+  });
 }
 
 async function settle(
@@ -151,20 +182,22 @@ async function settle(
   context: CallContext,
   outcome: {
     usage: TokenUsage;
-    route: Route;
+    /** Undefined when the client left before a route answered. */
+    route: Route | undefined;
     status: UsageRecordRow['status'];
     errorCode: string | null;
     timeToFirstTokenMs: number | null;
   },
 ) {
+  await settleReservedTokens(deps, { reservation: context.reservation, usage: outcome.usage });
   return settleCharge(deps, {
     caller: context.caller,
     hold: context.reservation.hold,
     costMicros: priceTokenUsage(context.model, outcome.usage),
     usage: {
       ...usageRecordBase(deps, context),
-      route_id: outcome.route.id,
-      provider: outcome.route.provider,
+      route_id: outcome.route?.id ?? null,
+      provider: outcome.route?.provider ?? null,
       status: outcome.status,
       error_code: outcome.errorCode,
       input_tokens: outcome.usage.inputTokens,

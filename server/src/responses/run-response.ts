@@ -1,17 +1,19 @@
 import type { AccountTerms } from '../operator/account-terms.ts';
 import { priceTokenUsage, type TokenUsage } from '../billing/pricing.ts';
 import type { CatalogModel, PriceList } from '../catalog/price-list.ts';
+import type { NativeSearchProviderId } from '../config/config.ts';
 import type { RouteTable } from '../catalog/route-table.ts';
 import type { UsageRecordRow } from '../db/schema.ts';
 import { recordFailedCall } from '../db/usage-records.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { UpstreamError } from '../errors/upstream-error.ts';
+import type { RateLimiter } from '../limits/rate-limiter.ts';
 import { toUnixSeconds, type Clock } from '../lib/clock.ts';
 import { microsToUsd } from '../lib/money.ts';
 import type { Caller } from '../pipeline/authenticate.ts';
 import type { CallProviderDeps } from '../pipeline/call-provider.ts';
 import { chooseRoutes } from '../pipeline/choose-routes.ts';
-import { reserveCredits, type Reservation } from '../pipeline/reserve-credits.ts';
+import { reserveCredits, settleReservedTokens, type Reservation } from '../pipeline/reserve-credits.ts';
 import { resolveModel } from '../pipeline/resolve-model.ts';
 import { settleCharge, type SettleChargeDeps } from '../pipeline/settle-charge.ts';
 import { UpstreamFailureError } from '../providers/provider-adapter.ts';
@@ -21,6 +23,7 @@ import { parseResponsesRequest } from './parse-responses-request.ts';
 import { ResponseBuilder } from './response-builder.ts';
 import type { ResponseUsage } from './response-object.ts';
 import type { ResponseSink } from './response-sink.ts';
+import type { SequencedEvent } from './response-stream-event.ts';
 import { RoundInterruptedError, runResponseRounds, type ResponseTally } from './run-response-rounds.ts';
 
 export type ResponseDeps = SettleChargeDeps & {
@@ -30,6 +33,9 @@ export type ResponseDeps = SettleChargeDeps & {
   clock: Clock;
   upstream: CallProviderDeps;
   searchEngine: SearchEngine;
+  /** Vendors whose routes search with their own tool (NATIVE_WEB_SEARCH, docs/responses.md). */
+  nativeSearchProviders: readonly NativeSearchProviderId[];
+  rateLimiter: RateLimiter;
 };
 
 type CallContext = {
@@ -60,7 +66,16 @@ export async function runResponse(
     size: measureResponseRequest(plan, { searchMode }),
     holdId: input.requestId,
   });
+  input.sink.setHeaders(reservation.rateLimitHeaders);
   const context: CallContext = { caller: input.caller, requestId: input.requestId, model, reservation, startedAtMs };
+  const tally: ResponseTally = {
+    usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 },
+    route: undefined,
+    searchCount: 0,
+    firstTokenAtMs: undefined,
+    hasStarted: false,
+  };
+  const events = plan.isStreaming ? streamEvents(input.sink, tally) : undefined;
   const builder = new ResponseBuilder({
     identity: {
       id: deps.ids.newId('resp_'),
@@ -69,15 +84,8 @@ export async function runResponse(
       settings: plan.settings,
     },
     newId: (prefix) => deps.ids.newId(prefix),
-    ...(plan.isStreaming ? { emit: input.sink.sendEvent } : {}),
+    ...(events ? { emit: events.emit } : {}),
   });
-  const tally: ResponseTally = {
-    usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 },
-    route: undefined,
-    searchCount: 0,
-    firstTokenAtMs: undefined,
-    hasStarted: false,
-  };
   let incompleteReason: 'max_output_tokens' | 'content_filter' | undefined;
   try {
     ({ incompleteReason } = await runResponseRounds(deps, {
@@ -91,8 +99,11 @@ export async function runResponse(
       requestId: input.requestId,
       createdUnixSeconds: toUnixSeconds(startedAtMs),
       signal: input.sink.signal,
+      userId: input.caller.userId,
+      drain: events?.drain ?? (() => undefined),
     }));
   } catch (error) {
+    events?.stopWaiting();
     await handleFailure(deps, { context, tally, builder, sink: input.sink, error });
     return;
   }
@@ -103,7 +114,28 @@ export async function runResponse(
     completedAtUnixSeconds: toUnixSeconds(deps.clock.nowMs()),
   });
   if (plan.isStreaming) input.sink.endStream();
-  else input.sink.sendResponse(response);
+  else input.sink.sendResponse(response, { routeId: tally.route?.id });
+}
+
+/**
+ * The stream side of the sink: keep-alives while the first event is awaited, each event sent with the route that
+ * served it, and the client's full buffer noted, so the rounds wait for it to drain before reading on.
+ */
+function streamEvents(sink: ResponseSink, tally: ResponseTally) {
+  const stopWaiting = sink.awaitStream();
+  let isBufferFull = false;
+  return {
+    stopWaiting,
+    emit: (event: SequencedEvent) => {
+      stopWaiting();
+      if (!sink.sendEvent(event, { routeId: tally.route?.id })) isBufferFull = true;
+    },
+    drain: (): Promise<void> | undefined => {
+      if (!isBufferFull) return undefined;
+      isBufferFull = false;
+      return sink.waitForDrain();
+    },
+  };
 }
 
 /**
@@ -117,13 +149,16 @@ async function handleFailure(
   const { context, tally, builder, sink } = input;
   const cause = input.error instanceof RoundInterruptedError ? input.error.reason : input.error;
   if (!builder.isStarted || !tally.hasStarted) {
-    deps.creditHolds.release(context.reservation.hold);
+    await deps.creditHolds.release(context.reservation.hold);
+    await settleReservedTokens(deps, { reservation: context.reservation, usage: undefined });
     await recordFailure(deps, context, cause, sink.signal);
-    throw cause;
+    // A stream whose headers went out during a silent wait can only report the failure in-stream.
+    if (!sink.isStreamOpen || sink.signal.aborted) throw cause;
+  } else {
+    const errorCode = sink.signal.aborted ? 'client_disconnected' : describeError(cause);
+    await settle(deps, context, { tally, status: 'interrupted', errorCode });
+    if (sink.signal.aborted) return;
   }
-  const errorCode = sink.signal.aborted ? 'client_disconnected' : describeError(cause);
-  await settle(deps, context, { tally, status: 'interrupted', errorCode });
-  if (sink.signal.aborted) return;
   const gatewayError = toStreamError(cause);
   builder.fail({
     code: gatewayError.code,
@@ -140,6 +175,7 @@ async function settle(
   outcome: { tally: ResponseTally; status: UsageRecordRow['status']; errorCode: string | null },
 ) {
   const { usage, route, firstTokenAtMs } = outcome.tally;
+  await settleReservedTokens(deps, { reservation: context.reservation, usage });
   return settleCharge(deps, {
     caller: context.caller,
     hold: context.reservation.hold,

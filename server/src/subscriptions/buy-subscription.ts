@@ -83,11 +83,11 @@ export async function buySubscription(
       },
     });
   } catch (error) {
-    deps.creditHolds.release(hold);
+    await deps.creditHolds.release(hold);
     throw error;
   }
-  if (result.outcome === 'committed') deps.creditHolds.settle(hold, plan.price_micros);
-  else deps.creditHolds.release(hold);
+  if (result.outcome === 'committed') await deps.creditHolds.settleCommitted(hold);
+  else await deps.creditHolds.release(hold);
   if (result.outcome === 'insufficient_balance') {
     throw insufficientBalance(plan.price_micros, await deps.creditHolds.availableMicros(userId));
   }

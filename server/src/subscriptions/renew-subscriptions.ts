@@ -84,14 +84,14 @@ async function renewOne(deps: RenewSubscriptionsDeps, due: SubscriptionRow): Pro
       },
     });
   } catch (error) {
-    deps.creditHolds.release(hold);
+    await deps.creditHolds.release(hold);
     throw error;
   }
   if (result.outcome === 'committed') {
-    deps.creditHolds.settle(hold, plan.price_micros);
+    await deps.creditHolds.settleCommitted(hold);
     return 'renewed';
   }
-  deps.creditHolds.release(hold);
+  await deps.creditHolds.release(hold);
   if (result.outcome === 'insufficient_balance') return fail(shortOfBalance);
   return 'skipped';
 }

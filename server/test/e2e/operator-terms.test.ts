@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, afterEach, before, describe, test } from 'node:test';
 import pino from 'pino';
 import { startGateway } from '../../src/start-gateway.ts';
 import { callApi, readError, signIn, type BrowserSession } from '../support/account-api-client.ts';
 import { databaseKinds } from '../support/test-databases.ts';
 import { startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
+import { assertLedgerBalanced } from '../support/assert-ledger-balanced.ts';
 
 type ChatAnswer = { usage: { prompt_tokens: number; completion_tokens: number; cost: number } };
 
@@ -21,6 +25,7 @@ for (const databaseKind of databaseKinds) {
       operator = await signIn(gateway.url, { email });
     });
     after(() => gateway.close());
+    afterEach(() => assertLedgerBalanced(gateway.gateway.database.db));
 
     const newCustomer = async () => {
       const email = `terms${++emailCount}-${databaseKind}@example.com`;
@@ -171,7 +176,9 @@ for (const databaseKind of databaseKinds) {
 
     test('a block made on one node stops the key on another node at its next cache poll', async () => {
       const customer = await newCustomer();
-      const secondNode = await startGateway(gateway.config, pino({ level: 'silent' }));
+      // Every node has a data directory of its own (its settlement journal); the database is shared.
+      const secondDataDir = mkdtempSync(path.join(tmpdir(), 'gateway-second-node-'));
+      const secondNode = await startGateway({ ...gateway.config, dataDir: secondDataDir }, pino({ level: 'silent' }));
       try {
         const keyInfo = () =>
           fetch(`${secondNode.url}/v1/key`, { headers: { authorization: `Bearer ${customer.key}` } });
@@ -190,6 +197,7 @@ for (const databaseKind of databaseKinds) {
         assert.equal(status, 403);
       } finally {
         await secondNode.close();
+        rmSync(secondDataDir, { recursive: true, force: true });
       }
     });
   });

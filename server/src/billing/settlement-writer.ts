@@ -1,0 +1,144 @@
+import type { BalanceSnapshot } from '../db/ledger.ts';
+import type { Database } from '../db/database.ts';
+import {
+  openSettlementJournal,
+  readUnappliedCharges,
+  removeJournalFiles,
+  type JournaledCharge,
+  type JournalSegment,
+} from '../db/settlement-journal.ts';
+import { recordCharges, type ChargeOutcome } from '../db/usage-records.ts';
+import type { CommittedCharges, CreditHold, CreditHolds } from './credit-holds.ts';
+
+/**
+ * Settles calls without making their answers wait for the database: a charge is appended to the settlement journal
+ * (a plain file write, which survives `kill -9`), its hold becomes a pending charge, and the answer ends. The charges
+ * that arrive meanwhile are then written to the database together, in one transaction (group commit), and stop
+ * being pending. A process that dies with charges not yet written replays them from the journal when it starts
+ * again; every charge is idempotent by its request id, so none is lost or counted twice (docs/billing.md).
+ */
+export type SettlementWriter = {
+  /** Durable when this returns: the charge is journaled and its hold captured. */
+  submit: (input: { charge: JournaledCharge; hold: CreditHold; capturedMicros: number }) => Promise<void>;
+  /** Resolves once every charge submitted so far is in the database. */
+  flush: () => Promise<void>;
+  /** Writes what is queued (while the database answers), then closes the journal. */
+  close: () => Promise<void>;
+};
+
+export type SettlementWriterDeps = {
+  db: Database;
+  creditHolds: Pick<CreditHolds, 'capture' | 'applyCommitted'>;
+  journalDirectory: string;
+  onError: (error: unknown) => void;
+  retryDelayMs?: number;
+};
+
+type QueuedCharge = { charge: JournaledCharge; segment: JournalSegment; capturedMicros: number };
+
+const maxBatchSize = 512;
+
+export function createSettlementWriter(deps: SettlementWriterDeps): SettlementWriter {
+  const journal = openSettlementJournal(deps.journalDirectory);
+  const retryDelayMs = deps.retryDelayMs ?? 1000;
+  let queue: QueuedCharge[] = [];
+  let draining: Promise<void> | undefined;
+  let isClosing = false;
+
+  const writeBatch = async (batch: readonly QueuedCharge[]): Promise<boolean> => {
+    for (;;) {
+      try {
+        const outcomes = await recordCharges(
+          deps.db,
+          batch.map((item) => item.charge),
+        );
+        await deps.creditHolds.applyCommitted(toCommittedCharges(batch, outcomes)).catch(deps.onError);
+        for (const item of batch) journal.markApplied(item.segment, 1);
+        return true;
+      } catch (error) {
+        deps.onError(error);
+        // The charges stay in the journal: on shutdown they are replayed at the next start instead.
+        if (isClosing) return false;
+        await new Promise((resolve) => setTimeout(resolve, retryDelayMs));
+      }
+    }
+  };
+
+  const drain = async () => {
+    while (queue.length > 0) {
+      const batch = queue.length <= maxBatchSize ? queue : queue.slice(0, maxBatchSize);
+      queue = queue.length <= maxBatchSize ? [] : queue.slice(maxBatchSize);
+      if (!(await writeBatch(batch))) return;
+    }
+  };
+
+  const schedule = () => {
+    if (draining) return;
+    draining = new Promise<void>((resolve) => setImmediate(resolve)).then(drain).finally(() => {
+      draining = undefined;
+      if (queue.length > 0 && !isClosing) schedule();
+    });
+  };
+
+  return {
+    submit: async (input) => {
+      let segment: JournalSegment;
+      try {
+        segment = journal.append(input.charge);
+      } catch (error) {
+        // No journal (a full disk): write this charge to the database before the answer ends instead.
+        deps.onError(error);
+        const outcomes = await recordCharges(deps.db, [input.charge]);
+        await deps.creditHolds.capture(input.hold, input.capturedMicros);
+        await deps.creditHolds.applyCommitted(
+          toCommittedCharges([{ charge: input.charge, capturedMicros: input.capturedMicros }], outcomes),
+        );
+        return;
+      }
+      queue.push({ charge: input.charge, segment, capturedMicros: input.capturedMicros });
+      schedule();
+      await deps.creditHolds.capture(input.hold, input.capturedMicros);
+    },
+    flush: async () => {
+      while (draining || queue.length > 0) {
+        if (!draining) schedule();
+        await draining;
+      }
+    },
+    close: async () => {
+      isClosing = true;
+      if (!draining && queue.length > 0) schedule();
+      while (draining) await draining;
+      journal.close();
+    },
+  };
+}
+
+function toCommittedCharges(
+  batch: readonly Omit<QueuedCharge, 'segment'>[],
+  outcomes: readonly ChargeOutcome[],
+): CommittedCharges[] {
+  return batch.map((item, index) => {
+    const userId = item.charge.usage.user_id;
+    const balance = outcomes[index]?.balances.find((snapshot) => snapshot.userId === userId);
+    return { userId, capturedMicros: item.capturedMicros, balance };
+  });
+}
+
+/**
+ * At start, before any call is served: writes the charges an earlier process journaled but did not write to the
+ * database (idempotently), removes those journal files, and returns the balances they left.
+ */
+export async function recoverSettlementJournal(deps: {
+  db: Database;
+  journalDirectory: string;
+}): Promise<{ chargeCount: number; balances: BalanceSnapshot[] }> {
+  const { charges, files } = readUnappliedCharges(deps.journalDirectory);
+  const balances: BalanceSnapshot[] = [];
+  for (let start = 0; start < charges.length; start += maxBatchSize) {
+    const outcomes = await recordCharges(deps.db, charges.slice(start, start + maxBatchSize));
+    for (const outcome of outcomes) balances.push(...outcome.balances);
+  }
+  removeJournalFiles(files);
+  return { chargeCount: charges.length, balances };
+}

@@ -1,0 +1,166 @@
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { LedgerTransaction } from './ledger.ts';
+import type { UsageRecordRow } from './schema.ts';
+
+/** A call's charge as the settlement writes it: the ledger debit and the usage record, written together. */
+export type JournaledCharge = { ledger: LedgerTransaction; usage: UsageRecordRow };
+
+/** Which file a charge went to; the writer tells the journal when it is in the database. */
+export type JournalSegment = { readonly fileName: string; appended: number; applied: number; bytes: number };
+
+/**
+ * Append-only files in `DATA_DIR/settlements/`, one JSON line per charge, written with a plain `write` before the
+ * client sees the end of its answer. A write that returned is in the kernel's page cache, so it survives `kill -9`
+ * of the process (not a power cut: the database commit that follows is the durable copy). Lines hold counts, ids
+ * and amounts only, never request or response text. A segment is deleted once every charge in it is in the
+ * database; a new one starts past `maxSegmentBytes`.
+ */
+export type SettlementJournal = {
+  append: (charge: JournaledCharge) => JournalSegment;
+  /** Call after the charges are committed to the database. */
+  markApplied: (segment: JournalSegment, count: number) => void;
+  close: () => void;
+};
+
+const maxSegmentBytes = 4 * 1024 * 1024;
+const segmentPattern = /^settlements-(\d+)\.ndjson$/;
+
+function segmentFiles(directory: string): string[] {
+  return readdirSync(directory)
+    .filter((name) => segmentPattern.test(name))
+    .sort((a, b) => Number(segmentPattern.exec(a)?.[1]) - Number(segmentPattern.exec(b)?.[1]));
+}
+
+/** Opens the journal for appending; call `readUnappliedCharges` first so that older segments are replayed. */
+export function openSettlementJournal(directory: string): SettlementJournal {
+  mkdirSync(directory, { recursive: true });
+  const existing = segmentFiles(directory);
+  let nextNumber = existing.length === 0 ? 1 : Number(segmentPattern.exec(existing.at(-1) ?? '')?.[1]) + 1;
+  let current: JournalSegment;
+  let fd: number;
+  const open = () => {
+    current = { fileName: `settlements-${nextNumber}.ndjson`, appended: 0, applied: 0, bytes: 0 };
+    nextNumber += 1;
+    fd = openSync(path.join(directory, current.fileName), 'a');
+  };
+  const removeIfDone = (segment: JournalSegment) => {
+    if (segment !== current && segment.applied === segment.appended) {
+      rmSync(path.join(directory, segment.fileName), { force: true });
+    }
+  };
+  open();
+  return {
+    append: (charge) => {
+      if (current.bytes > maxSegmentBytes) {
+        const finished = current;
+        closeSync(fd);
+        open();
+        removeIfDone(finished);
+      }
+      const line = `${JSON.stringify(charge)}\n`;
+      current.bytes += writeSync(fd, line);
+      current.appended += 1;
+      return current;
+    },
+    markApplied: (segment, count) => {
+      segment.applied += count;
+      removeIfDone(segment);
+    },
+    close: () => {
+      closeSync(fd);
+      if (current.appended === current.applied) rmSync(path.join(directory, current.fileName), { force: true });
+    },
+  };
+}
+
+/**
+ * Makes this process the journal's only writer: a second gateway process on the same `DATA_DIR` would replay and
+ * delete charges the first is still writing. A lock left by a process that died is taken over.
+ */
+export function claimJournalDirectory(directory: string): { release: () => void } {
+  mkdirSync(directory, { recursive: true });
+  const lockPath = path.join(directory, 'owner.pid');
+  try {
+    writeFileSync(lockPath, `${process.pid}\n`, { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const ownerPid = Number(readFileSync(lockPath, 'utf8').trim());
+    if (isProcessAlive(ownerPid)) {
+      throw new Error(
+        `another gateway (process ${ownerPid}) uses ${directory}; every gateway node needs a DATA_DIR of its own`,
+      );
+    }
+    writeFileSync(lockPath, `${process.pid}\n`);
+  }
+  return { release: () => rmSync(lockPath, { force: true }) };
+}
+
+function isProcessAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const ledgerSchema = z.object({
+  id: z.string(),
+  idempotencyKey: z.string(),
+  kind: z.enum(['welcome', 'adjustment', 'top_up', 'usage', 'subscription', 'refund']),
+  reason: z.string(),
+  createdAt: z.number().int(),
+  entries: z.array(z.object({ account: z.string(), amountMicros: z.number().int() })),
+});
+
+const journaledChargeSchema = z.object({
+  ledger: ledgerSchema,
+  usage: z.looseObject({ request_id: z.string(), user_id: z.string(), cost_micros: z.number().int() }),
+});
+
+/**
+ * The charges of segments an earlier process left (it stopped before writing them all to the database), oldest
+ * first, and the files they came from. A torn last line (the process died inside a write) is skipped: its call never
+ * ended, so its hold was never captured.
+ */
+export function readUnappliedCharges(directory: string): { charges: JournaledCharge[]; files: string[] } {
+  mkdirSync(directory, { recursive: true });
+  const files = segmentFiles(directory).map((name) => path.join(directory, name));
+  const charges: JournaledCharge[] = [];
+  for (const file of files) {
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (line.trim() === '') continue;
+      const charge = parseJournalLine(line);
+      if (charge) charges.push(charge);
+    }
+  }
+  return { charges, files };
+}
+
+export function removeJournalFiles(files: readonly string[]): void {
+  for (const file of files) unlinkSync(file);
+}
+
+function parseJournalLine(line: string): JournaledCharge | undefined {
+  try {
+    // Our own file, written by `append` above; every line is still checked against the schema before use.
+    // eslint-disable-next-line no-restricted-properties
+    const parsed = journaledChargeSchema.safeParse(JSON.parse(line));
+    return parsed.success ? (parsed.data as unknown as JournaledCharge) : undefined;
+  } catch {
+    return undefined;
+  }
+}
