@@ -6,7 +6,6 @@ import {
   citationInstruction,
   createWebSearchFunctionTool,
   maxQueryLength,
-  maxSearchesPerResponse,
   webSearchFunctionName,
 } from './web-search-tool.ts';
 
@@ -91,7 +90,7 @@ export function measureResponseRequest(plan: ResponsePlan, input: { searchMode: 
       requestedMaxOutputTokens,
     };
   }
-  const searches = maxSearchesPerResponse;
+  const searches = plan.webSearch.maxSearches;
   const rounds = searches + 1;
   // Round k carries the base request and k searches' results: the sum over k = 0..searches.
   const searchBytes = (perSearchBytes * searches * (searches + 1)) / 2;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { countCodePoints, sliceCodePoints } from '../lib/code-point-offsets.ts';
 import type { SearchInputSource } from '../search/search-results-to-input.ts';
 import { CitationTracker } from './citation-tracker.ts';
 
@@ -24,7 +25,7 @@ function runInPieces(text: string, pieceLength: number) {
     const step = tracker.push(text.slice(index, index + pieceLength));
     sent += step.delta;
     for (const annotation of step.annotations) {
-      assert.ok(annotation.end_index <= sent.length, 'an annotation is announced after the text it cites');
+      assert.ok(annotation.end_index <= countCodePoints(sent), 'an annotation is announced after the text it cites');
       announced.push(annotation);
     }
   }
@@ -78,15 +79,38 @@ describe('CitationTracker', () => {
     assert.equal(result.text.slice(annotation?.start_index, annotation?.end_index), 'Second point.');
   });
 
-  it('counts offsets in UTF-16 code units, so astral characters and accents slice correctly', () => {
-    const text = 'Приливы 🌊 зависят от Луны [1]. Café naïve 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 ok [3].';
+  it('counts offsets in code points, so emoji, astral letters and accents before a citation slice correctly', () => {
+    const text = 'Приливы 🌊 зависят от Луны [1]. Café naïve 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 ok [3]. 🌊🌊 𠀋 end [2].';
     const result = runWhole(text);
-    assert.equal(result.text, 'Приливы 🌊 зависят от Луны. Café naïve 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 ok.');
+    assert.equal(result.text, 'Приливы 🌊 зависят от Луны. Café naïve 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 ok. 🌊🌊 𠀋 end.');
     const cited = result.annotations.map((annotation) =>
-      result.text.slice(annotation.start_index, annotation.end_index),
+      sliceCodePoints(result.text, annotation.start_index, annotation.end_index),
     );
-    assert.deepEqual(cited, ['Приливы 🌊 зависят от Луны', 'Café naïve 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 ok']);
-    assert.equal(result.annotations[1]?.end_index, result.text.length - 1);
+    assert.deepEqual(cited, ['Приливы 🌊 зависят от Луны', 'Café naïve 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 ok', '🌊🌊 𠀋 end']);
+    // 8 characters outside the Basic Multilingual Plane come before the last span: UTF-16 indices would be 8 more.
+    assert.equal(result.annotations[2]?.start_index, 50);
+    assert.equal(result.text.indexOf('🌊🌊'), 58);
+    assert.equal(result.annotations[2]?.end_index, countCodePoints(result.text) - 1);
+  });
+
+  it('passes a vendor citation through once the text it cites has been sent', () => {
+    const tracker = new CitationTracker([]);
+    const citation = {
+      type: 'url_citation' as const,
+      url: 'https://a.example/',
+      title: 'A',
+      start_index: 2,
+      end_index: 6,
+    };
+    assert.deepEqual(tracker.push('🌊 ab').annotations, []);
+    assert.deepEqual(tracker.addCitation(citation).annotations, []);
+    const step = tracker.push('cd [1] more');
+    assert.equal(step.delta, ' abcd [1] more'.slice(3));
+    assert.deepEqual(step.annotations, [citation]);
+    assert.equal(sliceCodePoints(tracker.text, 2, 6), 'abcd');
+    const late = { ...citation, start_index: 7, end_index: 99 };
+    assert.deepEqual(tracker.addCitation(late).annotations, []);
+    assert.deepEqual(tracker.finish().annotations, [{ ...late, end_index: countCodePoints(tracker.text) }]);
   });
 
   it('streams the same text and citations whatever the chunking, never sending a removed character', () => {

@@ -1,3 +1,4 @@
+import { codePointOffsetOfUtf16, countCodePoints } from '../lib/code-point-offsets.ts';
 import type { SearchInputSource } from '../search/search-results-to-input.ts';
 import type { UrlCitationAnnotation } from './response-object.ts';
 
@@ -17,8 +18,9 @@ const sentenceEndPattern = /[.!?。！？]\s+|\n+/g;
  * numbers are all among the sources the model was shown is removed from the text, together with the spaces before
  * it; the annotation covers the cited words before it: from the start of their sentence (or the end of the previous
  * citation) to where the marker stood. Markers that follow each other share one span. Any other bracket text (an
- * unknown number, `[a]`, `[1234]`) stays as written. Offsets are UTF-16 code units, like JavaScript string indices,
- * so `text.slice(start_index, end_index)` is the cited text.
+ * unknown number, `[a]`, `[1234]`) stays as written. Offsets count Unicode code points (OpenAI's "characters"), so
+ * `text[start_index:end_index]` in Python and `Array.from(text).slice(start_index, end_index)` in JavaScript are the
+ * cited text. Citations a vendor's own search made (`addCitation`) pass through with their offsets.
  *
  * Streaming: trailing spaces and a possible partial marker (`… [1`) are held back until the next text decides them, so
  * no character that a later marker removes is ever sent.
@@ -30,6 +32,8 @@ export class CitationTracker {
   #lastCitationEnd = 0;
   #lastSpan: { start: number; end: number; urls: Set<string> } | undefined;
   readonly #annotations: UrlCitationAnnotation[] = [];
+  /** Vendor citations waiting for the text they cite to be sent. */
+  #waiting: UrlCitationAnnotation[] = [];
 
   constructor(sources: readonly SearchInputSource[]) {
     this.#sources = new Map(sources.map((source) => [source.number, source]));
@@ -58,7 +62,36 @@ export class CitationTracker {
   finish(): CitationStep {
     const rest = this.#pending;
     this.#pending = '';
-    return this.#process(rest);
+    const step = this.#process(rest);
+    const length = countCodePoints(this.#emitted);
+    for (const citation of this.#waiting) {
+      const endIndex = Math.min(citation.end_index, length);
+      if (citation.start_index < endIndex) step.annotations.push(this.#record({ ...citation, end_index: endIndex }));
+    }
+    this.#waiting = [];
+    return step;
+  }
+
+  /**
+   * A citation the vendor's own search made, with code-point offsets into this text; it is let out with the first
+   * step whose text reaches its end (at once when the text is already there).
+   */
+  addCitation(citation: UrlCitationAnnotation): CitationStep {
+    this.#waiting.push(citation);
+    return { delta: '', annotations: this.#releaseWaiting() };
+  }
+
+  #record(annotation: UrlCitationAnnotation): UrlCitationAnnotation {
+    this.#annotations.push(annotation);
+    return annotation;
+  }
+
+  #releaseWaiting(): UrlCitationAnnotation[] {
+    if (this.#waiting.length === 0) return [];
+    const length = countCodePoints(this.#emitted);
+    const ready = this.#waiting.filter((citation) => citation.end_index <= length);
+    this.#waiting = this.#waiting.filter((citation) => citation.end_index > length);
+    return ready.map((citation) => this.#record(citation));
   }
 
   #process(text: string): CitationStep {
@@ -73,6 +106,7 @@ export class CitationTracker {
       position = match.index + match[0].length;
     }
     this.#emitted += text.slice(position);
+    annotations.push(...this.#releaseWaiting());
     return { delta: this.#emitted.slice(startLength), annotations };
   }
 
@@ -98,18 +132,20 @@ export class CitationTracker {
       return [];
     }
     const added: UrlCitationAnnotation[] = [];
+    const startIndex = codePointOffsetOfUtf16(this.#emitted, span.start);
+    const endIndex = codePointOffsetOfUtf16(this.#emitted, span.end);
     for (const source of sources) {
       if (span.urls.has(source.url)) continue;
       span.urls.add(source.url);
-      const annotation: UrlCitationAnnotation = {
-        type: 'url_citation',
-        url: source.url,
-        title: source.title,
-        start_index: span.start,
-        end_index: span.end,
-      };
-      this.#annotations.push(annotation);
-      added.push(annotation);
+      added.push(
+        this.#record({
+          type: 'url_citation',
+          url: source.url,
+          title: source.title,
+          start_index: startIndex,
+          end_index: endIndex,
+        }),
+      );
     }
     return added;
   }

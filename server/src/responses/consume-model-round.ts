@@ -2,6 +2,7 @@ import type { TokenUsage } from '../billing/pricing.ts';
 import type { ChatChunk, ChatCompletion, FinishReason } from '../openai-api/chat-completion.ts';
 import type { ChatToolCall } from '../openai-api/chat-request.ts';
 import { fromWireUsage } from '../pipeline/convert-usage.ts';
+import { readNativeSearch, type NativeSearchEvent } from '../providers/shared/native-web-search.ts';
 import type { ResponseBuilder } from './response-builder.ts';
 
 /** What one model call produced, beyond what it already handed to the builder. */
@@ -36,6 +37,10 @@ export async function consumeModelRound(input: {
     | { kind: 'stream'; firstChunk: ChatChunk | undefined; chunks: AsyncIterator<ChatChunk> };
   builder: ResponseBuilder;
   searchFunctionName: string | undefined;
+  /** `include: ["web_search_call.action.sources"]`: a vendor's own searches list the URLs they found. */
+  isSourcesIncluded: boolean;
+  /** A promise when the client's buffer is full: the next chunk is read once it has drained. */
+  drain: () => Promise<void> | undefined;
   signal: AbortSignal;
   nowMs: () => number;
 }): Promise<RoundOutcome> {
@@ -56,6 +61,12 @@ export async function consumeModelRound(input: {
     const { completion } = input.answer;
     const choice = completion.choices[0];
     if (completion.usage) state.vendorUsage = fromWireUsage(completion.usage);
+    // A whole answer lists the vendor's searches first and cites its text after.
+    const vendorEvents = readNativeSearch(completion);
+    applyVendorSearch(
+      input,
+      vendorEvents.filter((event) => event.type === 'web_search'),
+    );
     if (choice) {
       state.finishReason = choice.finish_reason;
       const message = choice.message;
@@ -70,6 +81,10 @@ export async function consumeModelRound(input: {
         })),
       });
     }
+    applyVendorSearch(
+      input,
+      vendorEvents.filter((event) => event.type === 'url_citation'),
+    );
     return finishRound(state);
   }
   const { chunks } = input.answer;
@@ -80,6 +95,7 @@ export async function consumeModelRound(input: {
       break;
     }
     if (chunk.usage) state.vendorUsage = fromWireUsage(chunk.usage);
+    applyVendorSearch(input, readNativeSearch(chunk));
     const choice = chunk.choices[0];
     if (choice) {
       if (choice.finish_reason) state.finishReason = choice.finish_reason;
@@ -91,6 +107,8 @@ export async function consumeModelRound(input: {
       });
     }
     try {
+      const drained = input.drain();
+      if (drained) await drained;
       const next = await chunks.next();
       chunk = next.done ? undefined : next.value;
     } catch (error) {
@@ -136,6 +154,30 @@ function applyDelta(
   const bytes = encoder.encode(deliveredText).length;
   if (bytes > 0 && state.firstTokenAtMs === undefined) state.firstTokenAtMs = step.nowMs();
   state.deliveredTextBytes += bytes;
+}
+
+/** The vendor's own searches and citations (NATIVE_WEB_SEARCH) become `web_search_call` items and annotations. */
+function applyVendorSearch(
+  input: { builder: ResponseBuilder; isSourcesIncluded: boolean },
+  events: readonly NativeSearchEvent[],
+): void {
+  for (const event of events) {
+    if (event.type === 'web_search') {
+      input.builder.addVendorSearch({
+        query: event.query,
+        sourceUrls: input.isSourcesIncluded ? event.sourceUrls : undefined,
+        isCompleted: event.isCompleted,
+      });
+    } else {
+      input.builder.addVendorCitation({
+        type: 'url_citation',
+        url: event.url,
+        title: event.title,
+        start_index: event.startIndex,
+        end_index: event.endIndex,
+      });
+    }
+  }
 }
 
 function finishRound(state: RoundState): RoundOutcome {

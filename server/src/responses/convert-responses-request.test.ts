@@ -92,6 +92,8 @@ describe('convertResponsesRequest', () => {
       maxResultBytes: 4_000,
       allowedDomains: ['example.org'],
       isSourcesIncluded: true,
+      maxSearches: 2,
+      vendorTool: { search_context_size: 'low', filters: { allowed_domains: ['example.org'] } },
     });
     const first = buildRoundRequest(plan, {
       messages: plan.chatRequest.messages,
@@ -116,6 +118,40 @@ describe('convertResponsesRequest', () => {
       ['f'],
     );
     assert.equal(second.tool_choice, 'auto');
+  });
+
+  it('forces the first search for tool_choice required when web search is the only tool', () => {
+    const only = parseResponsesRequest({
+      model: 'm',
+      input: 'x',
+      tools: [{ type: 'web_search' }],
+      tool_choice: 'required',
+    });
+    assert.equal(only.isSearchForced, true);
+    const first = buildRoundRequest(only, {
+      messages: only.chatRequest.messages,
+      isSearchOffered: true,
+      searchCount: 0,
+      maxOutputTokens: undefined,
+    });
+    assert.deepEqual(first.tool_choice, { type: 'function', function: { name: webSearchFunctionName } });
+    const withFunction = parseResponsesRequest({
+      model: 'm',
+      input: 'x',
+      tools: [{ type: 'web_search' }, { type: 'function', name: 'f' }],
+      tool_choice: 'required',
+    });
+    assert.equal(withFunction.isSearchForced, false, 'a function may satisfy required');
+  });
+
+  it('honours max_tool_calls as the number of searches, up to the limit the hold can cover', () => {
+    const plan = parseResponsesRequest({ model: 'm', input: 'x', tools: [{ type: 'web_search' }], max_tool_calls: 4 });
+    assert.equal(plan.webSearch?.maxSearches, 4);
+    const fewer = parseResponsesRequest({ model: 'm', input: 'x', tools: [{ type: 'web_search' }], max_tool_calls: 1 });
+    const tool = measureResponseRequest(plan, { searchMode: 'tool' });
+    const oneSearch = measureResponseRequest(fewer, { searchMode: 'tool' });
+    assert.ok(tool.textBytes > oneSearch.textBytes, 'more searches, a larger hold');
+    rejects({ model: 'm', input: 'x', tools: [{ type: 'web_search' }], max_tool_calls: 6 }, 'max_tool_calls');
   });
 
   it('turns web search off with tool_choice none', () => {

@@ -8,7 +8,13 @@ import type {
   ResponsesToolChoice,
   ResponsesWebSearchTool,
 } from './responses-request.ts';
-import { contextSizes, webSearchFunctionName, type WebSearchSettings } from './web-search-tool.ts';
+import {
+  contextSizes,
+  defaultMaxSearches,
+  maxSearchesLimit,
+  webSearchFunctionName,
+  type WebSearchSettings,
+} from './web-search-tool.ts';
 
 /** A Responses request as the gateway runs it: the chat request of the first model round, and what to echo. */
 export type ResponsePlan = {
@@ -16,8 +22,10 @@ export type ResponsePlan = {
   chatRequest: ChatRequest;
   /** Set when the tools ask for web search and `tool_choice` does not rule tools out. */
   webSearch: WebSearchSettings | undefined;
-  /** `tool_choice` named the web search tool: the first round must search. */
+  /** `tool_choice` named the web search tool, or is `required` with web search the only tool: the first round must search. */
   isSearchForced: boolean;
+  /** `reasoning.summary`: vendors that return reasoning only as a summary (OpenAI) are asked for one. */
+  reasoningSummary: 'auto' | 'concise' | 'detailed' | undefined;
   /** `max_output_tokens`: the output of every model round together stays under it. */
   maxOutputTokens: number | undefined;
   isStreaming: boolean;
@@ -52,7 +60,8 @@ export function convertResponsesRequest(request: ResponsesRequest): ResponsePlan
   return {
     chatRequest,
     webSearch,
-    isSearchForced: typeof toolChoice === 'object' && toolChoice.type !== 'function' && webSearch !== undefined,
+    isSearchForced: webSearch !== undefined && isSearchForced(toolChoice, functionTools.length),
+    reasoningSummary: request.reasoning?.summary ?? undefined,
     maxOutputTokens: request.max_output_tokens ?? undefined,
     isStreaming: request.stream === true,
     settings: {
@@ -103,13 +112,38 @@ function convertTools(tools: readonly ResponsesTool[]): {
   return { functionTools, webSearchTool };
 }
 
+/** `required` with no function to call can only be met by searching. */
+function isSearchForced(choice: ResponsesToolChoice, functionToolCount: number): boolean {
+  if (typeof choice === 'object') return choice.type !== 'function';
+  return choice === 'required' && functionToolCount === 0;
+}
+
 function readWebSearchSettings(tool: ResponsesWebSearchTool, request: ResponsesRequest): WebSearchSettings {
   const allowedDomains = tool.filters?.allowed_domains?.map((domain) => domain.trim().toLowerCase());
+  const hasDomains = allowedDomains !== undefined && allowedDomains.length > 0;
   return {
     ...contextSizes[tool.search_context_size ?? 'medium'],
-    allowedDomains: allowedDomains && allowedDomains.length > 0 ? allowedDomains : undefined,
+    allowedDomains: hasDomains ? allowedDomains : undefined,
     isSourcesIncluded: request.include?.includes('web_search_call.action.sources') === true,
+    maxSearches: readMaxSearches(request.max_tool_calls),
+    vendorTool: {
+      ...(tool.search_context_size ? { search_context_size: tool.search_context_size } : {}),
+      ...(hasDomains ? { filters: { allowed_domains: allowedDomains } } : {}),
+      ...(tool.user_location === undefined || tool.user_location === null ? {} : { user_location: tool.user_location }),
+    },
   };
+}
+
+/** `max_tool_calls` caps the built-in tool calls, here the searches; more than the hold can cover is refused. */
+function readMaxSearches(maxToolCalls: number | null | undefined): number {
+  if (maxToolCalls === undefined || maxToolCalls === null) return defaultMaxSearches;
+  if (maxToolCalls > maxSearchesLimit) {
+    throw new InvalidRequestError(
+      `\`max_tool_calls\` may be at most ${maxSearchesLimit} here: one credit hold covers every search of a response.`,
+      { param: 'max_tool_calls', code: 'integer_above_max_value' },
+    );
+  }
+  return maxToolCalls;
 }
 
 /** `text.format` (flat) → chat's `response_format` (json_schema wrapped); plain text needs none. */

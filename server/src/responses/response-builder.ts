@@ -9,6 +9,7 @@ import type {
   ResponseObject,
   ResponseSettings,
   ResponseUsage,
+  UrlCitationAnnotation,
   WebSearchCallItem,
 } from './response-object.ts';
 import type { ResponseStreamEvent, SequencedEvent } from './response-stream-event.ts';
@@ -223,6 +224,22 @@ export class ResponseBuilder {
     this.#send({ type: 'response.output_item.done', output_index: outputIndex, item: structuredClone(item) });
   }
 
+  /** A search the vendor ran itself (NATIVE_WEB_SEARCH): announced and finished at once, where it happened. */
+  addVendorSearch(search: { query: string; sourceUrls: readonly string[] | undefined; isCompleted: boolean }): void {
+    const item = this.startWebSearch(search.query);
+    this.finishWebSearch(item, { isCompleted: search.isCompleted, sourceUrls: search.sourceUrls });
+  }
+
+  /**
+   * A citation the vendor's search made, in code points of the text of the message the round is writing; announced
+   * once that text has been sent. Without answer text there is nothing to cite.
+   */
+  addVendorCitation(annotation: UrlCitationAnnotation): void {
+    const message = this.#message;
+    if (!message?.text) return;
+    this.#sendText(message, message.text.tracker.addCitation(annotation));
+  }
+
   /** The final object, and (streaming) `response.completed` or `response.incomplete` with it. */
   complete(input: {
     incompleteReason: 'max_output_tokens' | 'content_filter' | undefined;
@@ -355,6 +372,8 @@ export class ResponseBuilder {
   }
 
   #add(item: ResponseObject['output'][number]): number {
+    // The opening events snapshot the output: they must go out before the first item joins it (`output: []`).
+    if (this.#emit) this.start();
     const outputIndex = this.#output.push(item) - 1;
     this.#send({ type: 'response.output_item.added', output_index: outputIndex, item: structuredClone(item) });
     return outputIndex;

@@ -4,7 +4,7 @@ export type UrlCitationAnnotation = {
   type: 'url_citation';
   url: string;
   title: string;
-  /** `[start_index, end_index)` in UTF-16 code units of the `output_text`'s `text` (JavaScript string indices). */
+  /** `[start_index, end_index)` in Unicode code points of the `output_text`'s `text` (Python `str` indices). */
   start_index: number;
   end_index: number;
 };

@@ -82,6 +82,7 @@ describe('runResponseRounds', () => {
         upstream: { dispatcher },
         searchEngine: createSearchEngine({ id: 'exa', baseUrl: `${search.url}/exa`, apiKey: 'test', dispatcher }),
         clock: systemClock,
+        nativeSearchProviders: [],
       },
       {
         plan,
@@ -91,6 +92,8 @@ describe('runResponseRounds', () => {
           hold: { holdId: 'h', userId: 'u', heldMicros: 1_000_000 },
           maxOutputTokens: 4_096,
           isOutputLimitLowered: false,
+          takenTokens: undefined,
+          rateLimitHeaders: {},
         },
         searchMode: 'derived',
         builder,
@@ -98,6 +101,8 @@ describe('runResponseRounds', () => {
         requestId: 'req_test',
         createdUnixSeconds: 0,
         signal: new AbortController().signal,
+        userId: 'u',
+        drain: () => undefined,
       },
     );
     assert.equal(outcome.incompleteReason, undefined);
@@ -111,12 +116,16 @@ describe('runResponseRounds', () => {
     const part = message.content[0];
     assert.ok(part?.type === 'output_text');
     assert.ok(part.annotations.length > 0, 'the answer cites the derived search');
-    const response = await fetch(
-      `${search.url}/searxng/search?format=json&q=${encodeURIComponent('Best hiking trails in Norway')}`,
-    );
+    // The engine searched is Exa: the cited URLs must be among what Exa's API answers for the query.
+    const response = await fetch(`${search.url}/exa/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'test' },
+      body: JSON.stringify({ query: 'Best hiking trails in Norway', numResults: 10 }),
+    });
     const urls = new Set(
       ((await response.json()) as { results: Array<{ url: string }> }).results.map((result) => result.url),
     );
+    assert.ok(urls.size > 0, 'Exa found pages');
     for (const annotation of part.annotations) assert.ok(urls.has(annotation.url), annotation.url);
   });
 });

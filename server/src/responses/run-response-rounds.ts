@@ -1,7 +1,8 @@
-import { affordableOutputTokens, estimateInputTokensUpperBound, planHold } from '../billing/estimate-max-cost.ts';
+import { affordableOutputTokensPerChoice, estimateInputTokens } from '../billing/estimate-max-cost.ts';
 import { estimateDeliveredUsage } from '../billing/estimate-delivered-usage.ts';
 import { priceTokenUsage, type TokenUsage } from '../billing/pricing.ts';
 import type { CatalogModel } from '../catalog/price-list.ts';
+import type { NativeSearchProviderId } from '../config/config.ts';
 import type { Route } from '../catalog/route-table.ts';
 import { InternalError } from '../errors/internal-error.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -16,13 +17,26 @@ import {
   deriveSearchQuery,
   type SearchMode,
 } from './build-round-request.ts';
+import { chooseRoundAdapter } from './choose-round-adapter.ts';
 import { consumeModelRound, type RoundOutcome } from './consume-model-round.ts';
 import type { ResponsePlan } from './convert-responses-request.ts';
 import type { ResponseBuilder } from './response-builder.ts';
 import { runWebSearch } from './run-web-search.ts';
-import { maxSearchesPerResponse, readSearchQuery, webSearchFunctionName } from './web-search-tool.ts';
+import { readSearchQuery, webSearchFunctionName } from './web-search-tool.ts';
 
-export type RoundsDeps = { upstream: CallProviderDeps; searchEngine: SearchEngine; clock: Clock };
+export type RoundsDeps = {
+  upstream: CallProviderDeps;
+  searchEngine: SearchEngine;
+  clock: Clock;
+  /** Vendors whose routes search with their own tool (NATIVE_WEB_SEARCH). */
+  nativeSearchProviders: readonly NativeSearchProviderId[];
+};
+
+/**
+ * No round starts with fewer output tokens than this: OpenAI's Responses API refuses a smaller `max_output_tokens`,
+ * and a round that could write only a few words would waste its input. The response ends as incomplete instead.
+ */
+const minimumRoundOutputTokens = 16;
 
 /** What the rounds used so far, shared with the caller so every exit path settles the same sum. */
 export type ResponseTally = {
@@ -55,6 +69,10 @@ type RoundsInput = {
   requestId: string;
   createdUnixSeconds: number;
   signal: AbortSignal;
+  /** The calling account (reserved routes, conversation affinity). */
+  userId: string;
+  /** A promise when the client's buffer is full (streaming): the round reads no more until it resolves. */
+  drain: () => Promise<void> | undefined;
 };
 
 type IncompleteReason = 'max_output_tokens' | 'content_filter' | undefined;
@@ -76,7 +94,7 @@ export async function runResponseRounds(
       messages = [createSearchResultsMessage(await searchAndRecord(deps, input, query)), ...messages];
   }
   for (;;) {
-    const isSearchOffered = input.searchMode === 'tool' && input.tally.searchCount < maxSearchesPerResponse;
+    const isSearchOffered = input.searchMode === 'tool' && input.tally.searchCount < maxSearchesOf(input.plan);
     const round = await runModelRound(deps, input, { messages, isSearchOffered });
     if (round.kind === 'final') return { incompleteReason: round.incompleteReason };
     messages = [
@@ -97,7 +115,7 @@ async function runModelRound(
   const draft = buildRoundRequest(plan, { ...round, searchCount: tally.searchCount, maxOutputTokens: undefined });
   const size = measureChatRequest(draft);
   const maxOutputTokens = roundOutputLimit(input, size);
-  if (maxOutputTokens < 1) return { kind: 'final', incompleteReason: 'max_output_tokens' };
+  if (maxOutputTokens < minimumRoundOutputTokens) return { kind: 'final', incompleteReason: 'max_output_tokens' };
   const isLimitSent = maxOutputTokens < model.maxOutputTokens || plan.maxOutputTokens !== undefined;
   const call = await callProvider(deps.upstream, {
     routes: input.routes,
@@ -107,6 +125,13 @@ async function runModelRound(
     signal: input.signal,
     requestId: input.requestId,
     createdUnixSeconds: input.createdUnixSeconds,
+    userId: input.userId,
+    adapterFor: chooseRoundAdapter({
+      plan,
+      nativeSearchProviders: deps.nativeSearchProviders,
+      isSearchOffered: round.isSearchOffered,
+      searchesLeft: maxSearchesOf(plan) - tally.searchCount,
+    }),
   });
   tally.hasStarted = true;
   tally.route = call.route;
@@ -114,6 +139,8 @@ async function runModelRound(
     answer: call,
     builder: input.builder,
     searchFunctionName: round.isSearchOffered ? webSearchFunctionName : undefined,
+    isSourcesIncluded: plan.webSearch?.isSourcesIncluded === true,
+    drain: input.drain,
     signal: input.signal,
     nowMs: deps.clock.nowMs,
   });
@@ -144,7 +171,7 @@ async function answerSearchCalls(
     const toolText =
       query === undefined
         ? 'No search was run: the call had no `query` text. Call web_search again with {"query": "…"} or answer without searching.'
-        : input.tally.searchCount >= maxSearchesPerResponse
+        : input.tally.searchCount >= maxSearchesOf(input.plan)
           ? 'No search was run: the search limit of this answer is reached. Answer with the sources you have.'
           : await searchAndRecord(deps, input, query);
     answers.push({ role: 'tool', tool_call_id: searchCall.id, content: toolText });
@@ -181,10 +208,10 @@ function roundOutputLimit(input: RoundsInput, size: ReturnType<typeof measureCha
   const outputCap = Math.min(input.plan.maxOutputTokens ?? model.maxOutputTokens, input.reservation.maxOutputTokens);
   const remaining = outputCap - tally.usage.outputTokens;
   const spentMicros = priceTokenUsage(model, tally.usage);
-  const { inputCostMicros } = planHold(model, { inputTokens: estimateInputTokensUpperBound(size), maxOutputTokens: 0 });
-  const affordable = affordableOutputTokens(model, {
+  const affordable = affordableOutputTokensPerChoice(model, {
     heldMicros: input.reservation.hold.heldMicros - spentMicros,
-    inputCostMicros,
+    input: estimateInputTokens(size),
+    choiceCount: 1,
   });
   return Math.max(0, Math.min(remaining, affordable));
 }
@@ -194,4 +221,8 @@ function addUsage(total: TokenUsage, round: TokenUsage): void {
   total.cachedInputTokens += round.cachedInputTokens;
   total.outputTokens += round.outputTokens;
   total.reasoningTokens += round.reasoningTokens;
+}
+
+function maxSearchesOf(plan: ResponsePlan): number {
+  return plan.webSearch?.maxSearches ?? 0;
 }

@@ -7,7 +7,13 @@ import { startSearchSimulator, type RunningSearchSimulator } from '../search/sim
 import { runWebSearch } from './run-web-search.ts';
 import { contextSizes, type WebSearchSettings } from './web-search-tool.ts';
 
-const settings: WebSearchSettings = { ...contextSizes.medium, allowedDomains: undefined, isSourcesIncluded: false };
+const settings: WebSearchSettings = {
+  ...contextSizes.medium,
+  allowedDomains: undefined,
+  isSourcesIncluded: false,
+  maxSearches: 2,
+  vendorTool: {},
+};
 
 describe('runWebSearch', () => {
   let simulator: RunningSearchSimulator;

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { ChatTool } from '../openai-api/chat-request.ts';
+import { parseBodyText } from '../providers/shared/parse-error-body.ts';
 import type { SearchResultsInput } from '../search/search-results-to-input.ts';
 
 /** The function the gateway offers the model in place of a hosted `web_search` tool. */
@@ -13,6 +15,10 @@ export type WebSearchSettings = {
   allowedDomains: readonly string[] | undefined;
   /** `include: ["web_search_call.action.sources"]`: list the result URLs on each `web_search_call`. */
   isSourcesIncluded: boolean;
+  /** Searches one response may run (`max_tool_calls`, else 2); after the last one the model answers with what it has. */
+  maxSearches: number;
+  /** The client's tool settings as a vendor's own search takes them (NATIVE_WEB_SEARCH). */
+  vendorTool: { search_context_size?: string; filters?: { allowed_domains: string[] }; user_location?: unknown };
 };
 
 export const contextSizes = {
@@ -21,8 +27,14 @@ export const contextSizes = {
   high: { maxResults: 8, maxResultBytes: 16_000 },
 } as const satisfies Record<'low' | 'medium' | 'high', { maxResults: number; maxResultBytes: number }>;
 
-/** Searches one response may run; after the last one the model must answer with what it has. */
-export const maxSearchesPerResponse = 2;
+/** Searches one response runs unless `max_tool_calls` says otherwise. */
+export const defaultMaxSearches = 2;
+
+/**
+ * The most searches `max_tool_calls` may ask for: the one credit hold covers every round, and each round re-sends the
+ * results of every search before it, so the hold grows with the square of the searches.
+ */
+export const maxSearchesLimit = 5;
 
 /** The longest query the gateway sends to an engine (engines clip further on their own). */
 export const maxQueryLength = 400;
@@ -46,16 +58,13 @@ export function createWebSearchFunctionTool(): ChatTool {
   };
 }
 
+const searchArgumentsSchema = z.object({ query: z.string() }).loose();
+
 /** The query from the model's call arguments (`{"query": "…"}`), or undefined when they hold none. */
 export function readSearchQuery(argumentsJson: string): string | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(argumentsJson);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null || !('query' in value)) return undefined;
-  const query = typeof value.query === 'string' ? value.query.replace(/\s+/g, ' ').trim() : '';
+  const parsed = searchArgumentsSchema.safeParse(parseBodyText(argumentsJson));
+  if (!parsed.success) return undefined;
+  const query = parsed.data.query.replace(/\s+/g, ' ').trim();
   return query === '' ? undefined : query.slice(0, maxQueryLength);
 }
 

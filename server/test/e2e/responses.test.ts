@@ -3,16 +3,18 @@ import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import type { Response, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { findUsageRecord } from '../../src/db/usage-records.ts';
+import { countCodePoints, sliceCodePoints } from '../../src/lib/code-point-offsets.ts';
 import { microsToUsd } from '../../src/lib/money.ts';
 import {
   startSearchSimulator,
   type RunningSearchSimulator,
 } from '../../src/search/simulator/start-search-simulator.ts';
+import { conformanceModels } from '../support/conformance/conformance-models.ts';
 import { loadOpenApiSchemaValidator, type OpenAiSchemaName } from '../support/openapi-schema-validator.ts';
 import { startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
 
-/** One model of every vendor family the sandbox serves: OpenAI, Anthropic, Gemini and an OpenAI-dialect vendor. */
-const familyModels = ['gpt-4o-mini', 'claude-haiku-4-5', 'gemini-2.5-flash', 'deepseek-chat'];
+/** One model of every vendor family of the conformance suite (OpenAI, Anthropic, Gemini and five OpenAI dialects). */
+const familyModels = conformanceModels.map((model) => model.id);
 const schemas = loadOpenApiSchemaValidator();
 // The shared validator's name list predates the Responses API; these are schemas of the same OpenAPI file.
 const responseSchema = 'Response' as OpenAiSchemaName;
@@ -64,8 +66,9 @@ describe('POST /v1/responses through the official OpenAI SDK', () => {
           assert.ok(urls.has(annotation.url), `${annotation.url} is one of the engine's results`);
           assert.ok(annotation.title.length > 0);
           assert.ok(0 <= annotation.start_index && annotation.start_index < annotation.end_index);
-          assert.ok(annotation.end_index <= part.text.length);
-          const cited = part.text.slice(annotation.start_index, annotation.end_index);
+          assert.ok(annotation.end_index <= countCodePoints(part.text));
+          // Offsets count code points (docs/responses.md): Python's `text[start:end]`, JavaScript's Array.from.
+          const cited = sliceCodePoints(part.text, annotation.start_index, annotation.end_index);
           assert.equal(cited, cited.trim(), 'a citation covers words, not the spaces around them');
           annotationCount += 1;
         }
@@ -99,7 +102,7 @@ describe('POST /v1/responses through the official OpenAI SDK', () => {
   });
 
   test('a function tool round trip: function_call item, then the answer after function_call_output', async () => {
-    for (const model of ['gpt-4o-mini', 'claude-haiku-4-5', 'gemini-2.5-flash']) {
+    for (const model of familyModels) {
       const tools: OpenAI.Responses.Tool[] = [
         {
           type: 'function',
@@ -173,31 +176,47 @@ describe('POST /v1/responses through the official OpenAI SDK', () => {
     }
   });
 
-  test('citation offsets are UTF-16 indices that slice a non-ASCII answer exactly', async () => {
-    const response = await client.responses.create({
-      model: 'gpt-4o-mini',
-      input: 'Почему бывают приливы?',
-      tools: [{ type: 'web_search_preview' }],
-    });
-    assert.ok((await checkCitations(response)) >= 2);
-    const message = response.output.find((item) => item.type === 'message');
-    const part = message?.type === 'message' ? message.content[0] : undefined;
-    assert.ok(part?.type === 'output_text');
-    const lastEnd = Math.max(...part.annotations.map((annotation) => (annotation as { end_index: number }).end_index));
-    assert.match(part.text.slice(0, lastEnd), /[^\u0000-\u007f]/, 'precondition: the cited text has non-ASCII letters');
-    const titles = part.annotations.map((annotation) => (annotation as { title: string }).title).join(' ');
-    assert.match(titles, /[а-я]/i, 'titles built from a Cyrillic query keep their letters');
-    let previousEnd = 0;
-    for (const annotation of part.annotations) {
-      const { start_index: start, end_index: end } = annotation as { start_index: number; end_index: number };
-      const before = part.text.slice(0, start);
-      const isSentenceStart = start === 0 || /[.!?]\s+$/.test(before);
-      const followsCitation = start >= previousEnd && part.text.slice(previousEnd, start).trim() === '';
-      assert.ok(
-        isSentenceStart || followsCitation,
-        `"${part.text.slice(start, end)}" starts a sentence or follows a citation`,
+  test('citation offsets count code points: emoji and astral letters before a citation slice as in Python', async () => {
+    for (const stream of [false, true]) {
+      const request = {
+        model: 'gpt-4o-mini',
+        input: 'Почему бывают приливы 🌊 и отливы 𠀋? Explain.',
+        tools: [{ type: 'web_search_preview' as const }],
+      };
+      const response = stream
+        ? await client.responses.stream(request).finalResponse()
+        : await client.responses.create(request);
+      assert.ok((await checkCitations(response)) >= 2);
+      const message = response.output.find((item) => item.type === 'message');
+      const part = message?.type === 'message' ? message.content[0] : undefined;
+      assert.ok(part?.type === 'output_text');
+      const annotations = part.annotations.flatMap((annotation) =>
+        annotation.type === 'url_citation' ? [annotation] : [],
       );
-      previousEnd = end;
+      const last = annotations.at(-1);
+      assert.ok(last);
+      const before = part.text.slice(
+        0,
+        part.text.indexOf(sliceCodePoints(part.text, last.start_index, last.end_index)),
+      );
+      assert.match(before, /🌊/u, 'precondition: an emoji comes before the last citation');
+      assert.match(before, /𠀋/u, 'precondition: a non-BMP letter comes before the last citation');
+      assert.notEqual(
+        part.text.slice(last.start_index, last.end_index),
+        sliceCodePoints(part.text, last.start_index, last.end_index),
+        'UTF-16 indices would cut elsewhere',
+      );
+      let previousEnd = 0;
+      for (const { start_index: start, end_index: end } of annotations) {
+        const preceding = sliceCodePoints(part.text, 0, start);
+        const isSentenceStart = start === 0 || /[.!?]\s+$/.test(preceding);
+        const followsCitation = start >= previousEnd && sliceCodePoints(part.text, previousEnd, start).trim() === '';
+        assert.ok(
+          isSentenceStart || followsCitation,
+          `"${sliceCodePoints(part.text, start, end)}" starts a sentence or follows a citation`,
+        );
+        previousEnd = end;
+      }
     }
   });
 
@@ -281,7 +300,7 @@ describe('POST /v1/responses through the official OpenAI SDK', () => {
       model: 'gpt-4o-mini',
       input: 'What causes ocean tides? [sim:words=200]',
       tools: [{ type: 'web_search' }],
-      max_output_tokens: 16,
+      max_output_tokens: 40,
     });
     assert.deepEqual(schemas.problemsOf(responseSchema, response), []);
     assert.equal(response.status, 'incomplete');
@@ -290,7 +309,7 @@ describe('POST /v1/responses through the official OpenAI SDK', () => {
       response.output.some((item) => item.type === 'web_search_call'),
       'the search round ran',
     );
-    assert.ok((response.usage?.output_tokens ?? 0) <= 16, `${response.usage?.output_tokens} output tokens`);
+    assert.ok((response.usage?.output_tokens ?? 0) <= 40, `${response.usage?.output_tokens} output tokens`);
     assert.equal((response.output.at(-1) as { status?: string } | undefined)?.status, 'incomplete');
   });
 
@@ -309,6 +328,24 @@ describe('POST /v1/responses through the official OpenAI SDK', () => {
     const final = await stream.finalResponse();
     assert.equal(final.output[0]?.type, 'reasoning');
     assert.equal(final.output_text, response.output_text, 'streamed and non-streamed answers agree');
+  });
+
+  test("OpenAI routes use OpenAI's own Responses API: a reasoning summary asked for comes back", async () => {
+    // OpenAI's Chat Completions never return reasoning text; its Responses API returns the summary asked for.
+    for (const stream of [false, true]) {
+      const request = {
+        model: 'o4-mini',
+        input: 'Is 91 prime?',
+        reasoning: { effort: 'low' as const, summary: 'auto' as const },
+      };
+      const response = stream
+        ? await client.responses.stream(request).finalResponse()
+        : await client.responses.create(request);
+      assert.deepEqual(schemas.problemsOf(responseSchema, response), []);
+      const reasoning = response.output.find((item) => item.type === 'reasoning');
+      assert.ok(reasoning?.type === 'reasoning' && (reasoning.content?.[0]?.text.length ?? 0) > 0, `stream: ${stream}`);
+      assert.ok((response.usage?.output_tokens_details.reasoning_tokens ?? 0) > 0);
+    }
   });
 
   test('a vendor refusal becomes a refusal part, streamed and not', async () => {
@@ -429,6 +466,11 @@ describe('POST /v1/responses through the official OpenAI SDK', () => {
 function checkEventOrder(events: readonly ResponseStreamEvent[]): void {
   assert.equal(events[0]?.type, 'response.created');
   assert.equal(events[1]?.type, 'response.in_progress');
+  for (const opening of events.slice(0, 2)) {
+    // The Python SDK's stream helper rebuilds the output from the item events: an opening output must be empty.
+    assert.ok(opening.type === 'response.created' || opening.type === 'response.in_progress');
+    assert.deepEqual(opening.response.output, [], `${opening.type} carries no output yet`);
+  }
   events.forEach((event, index) => assert.equal(event.sequence_number, index, `sequence of ${event.type}`));
   const items = new Map<number, { isDone: boolean; parts: Map<number, string> }>();
   const itemAt = (outputIndex: number) => {

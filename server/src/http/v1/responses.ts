@@ -1,13 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../errors/not-found-error.ts';
 import type { RateLimiter } from '../../limits/rate-limiter.ts';
-import { authenticate, type AuthenticateDeps } from '../../pipeline/authenticate.ts';
+import { authenticate, type AuthenticateDeps, type Caller } from '../../pipeline/authenticate.ts';
 import { checkRateLimit } from '../../pipeline/check-rate-limit.ts';
 import type { ResponseObject } from '../../responses/response-object.ts';
 import type { ResponseSink } from '../../responses/response-sink.ts';
 import { runResponse, type ResponseDeps } from '../../responses/run-response.ts';
+import { createEventStreamReply } from '../create-event-stream-reply.ts';
+import { gatewayRouteHeader } from '../gateway-route-header.ts';
 import { readAuthHeaders } from '../read-auth-headers.ts';
-import { createSseResponse, type SseResponse } from '../sse-response.ts';
+import type { SseResponse } from '../sse-response.ts';
 
 export type ResponsesRouteDeps = AuthenticateDeps &
   ResponseDeps & {
@@ -24,7 +26,7 @@ export function registerResponsesRoutes(app: FastifyInstance, deps: ResponsesRou
   app.post('/v1/responses', async (request, reply) => {
     const caller = await authenticate(deps, readAuthHeaders(request));
     reply.headers(await checkRateLimit(deps, caller));
-    const http = createHttpResponseSink(request, reply, deps.keepAliveIntervalMs);
+    const http = createHttpResponseSink({ request, reply, caller, keepAliveIntervalMs: deps.keepAliveIntervalMs });
     try {
       await runResponse(deps, { caller, body: request.body, requestId: request.id, sink: http.sink });
     } catch (error) {
@@ -53,35 +55,38 @@ export function registerResponsesRoutes(app: FastifyInstance, deps: ResponsesRou
   });
 }
 
-/** The ResponseSink over a Fastify reply: JSON for a Response object, named server-sent events for a stream. */
-function createHttpResponseSink(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  keepAliveIntervalMs: number,
-): { sink: ResponseSink; stream: SseResponse; response: () => ResponseObject | undefined } {
-  const controller = new AbortController();
-  reply.raw.on('close', () => {
-    if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the connection.'));
-  });
+/**
+ * The ResponseSink over a Fastify reply: JSON for a Response object, named server-sent events for a stream; the route
+ * that served the answer goes to operator keys in `x-gateway-route` (a header, so the route of the first round when
+ * the stream opened then).
+ */
+function createHttpResponseSink(input: {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  caller: Caller;
+  keepAliveIntervalMs: number;
+}): { sink: ResponseSink; stream: SseResponse; response: () => ResponseObject | undefined } {
+  const { request, reply, caller } = input;
+  const events = createEventStreamReply(reply, input.keepAliveIntervalMs);
+  const { stream } = events;
   let response: ResponseObject | undefined;
-  const stream = createSseResponse({ response: reply.raw, headers: {}, keepAliveIntervalMs });
   const sink: ResponseSink = {
-    signal: controller.signal,
-    sendResponse: (value) => {
+    signal: events.signal,
+    setHeaders: (headers) => void reply.headers(headers),
+    sendResponse: (value, origin) => {
+      if (origin.routeId !== undefined) reply.headers(gatewayRouteHeader(caller, origin.routeId));
       response = value;
     },
-    sendEvent: (event) => {
-      if (!stream.isStarted) {
-        reply.hijack();
-        for (const [name, value] of Object.entries(reply.getHeaders())) {
-          if (value !== undefined) reply.raw.setHeader(name, value);
-        }
-        stream.start();
-      }
+    awaitStream: events.openWhenSilent,
+    sendEvent: (event, origin) => {
+      events.open(origin.routeId === undefined ? {} : gatewayRouteHeader(caller, origin.routeId));
       if (event.type === 'error') request.log.warn({ code: event.code }, 'response stream ended with an error');
       // The Responses stream names each event (`event: <type>`) before its data line (wire-formats.md §2.3).
-      if (!reply.raw.writableEnded && !reply.raw.destroyed) reply.raw.write(`event: ${event.type}\n`);
-      stream.writeData(JSON.stringify(event));
+      return stream.writeEvent(event.type, JSON.stringify(event));
+    },
+    waitForDrain: stream.waitForDrain,
+    get isStreamOpen() {
+      return stream.isStarted;
     },
     endStream: () => stream.end(),
   };

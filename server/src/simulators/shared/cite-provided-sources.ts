@@ -2,17 +2,34 @@ import type { Conversation, ToolDefinition } from './conversation.ts';
 
 /**
  * How a simulated model uses web search results that a caller (the gateway) hands it as numbered sources
- * (`[1] Title — https://…`, in a tool result or a system message): like a real model told to cite by number, its
- * answer puts ` [n]` after a few of its sentences, for the first sources in order. And a function tool named
- * `web_search` with a `query` parameter is called with the user's own words as the query, as a model would.
+ * (`[1] Title — https://…`, in a tool result or a system message): like a real model told to cite by number, it
+ * restates the question in its first sentence (keeping the user's own characters, emoji included) and puts ` [n]`
+ * after a few of its sentences, for the first sources in order. And a function tool named `web_search` with a `query`
+ * parameter is called with the user's own words as the query, as a model would.
  */
 const sourceHeaderPattern = /\[(\d{1,3})\] [^[\]\n]{0,400}? — https?:\/\//g;
 const simDirectivePattern = /\[sim:[^\]]*\]/gi;
 const wordsBetweenMarkers = 8;
 const maxMarkers = 3;
+const maxQuestionWords = 12;
+
+/** The answer's tokens as a model that was given numbered sources writes them; unchanged when none were given. */
+export function citeProvidedSources(tokens: readonly string[], conversation: Conversation): string[] {
+  const numbers = findProvidedSourceNumbers(conversation);
+  if (numbers.length === 0) return [...tokens];
+  const question = readQuestion(conversation);
+  const opening =
+    question === ''
+      ? []
+      : question
+          .split(' ')
+          .slice(0, maxQuestionWords)
+          .map((word) => `${word} `);
+  return insertSourceMarkers([...opening, ...tokens], numbers);
+}
 
 /** The source numbers offered in the request's input, in order of appearance, without repeats. */
-export function findProvidedSourceNumbers(conversation: Conversation): number[] {
+function findProvidedSourceNumbers(conversation: Conversation): number[] {
   const numbers: number[] = [];
   for (const unit of conversation.units) {
     for (const match of unit.text.matchAll(sourceHeaderPattern)) {
@@ -24,7 +41,7 @@ export function findProvidedSourceNumbers(conversation: Conversation): number[] 
 }
 
 /** The answer's word tokens with ` [n]` tokens after every eighth word, citing up to three provided sources. */
-export function insertSourceMarkers(tokens: readonly string[], sourceNumbers: readonly number[]): string[] {
+function insertSourceMarkers(tokens: readonly string[], sourceNumbers: readonly number[]): string[] {
   if (sourceNumbers.length === 0) return [...tokens];
   const cited = sourceNumbers.slice(0, maxMarkers);
   const result: string[] = [];
@@ -44,8 +61,12 @@ export function insertSourceMarkers(tokens: readonly string[], sourceNumbers: re
 /** Arguments for a `web_search(query)` function: the last user text without simulator directives. */
 export function planSearchToolArguments(tool: ToolDefinition, conversation: Conversation): string | undefined {
   if (tool.name !== 'web_search' || !hasQueryParameter(tool.parametersSchema)) return undefined;
-  const query = conversation.lastUserText.replace(simDirectivePattern, ' ').replace(/\s+/g, ' ').trim();
+  const query = readQuestion(conversation);
   return query === '' ? undefined : JSON.stringify({ query });
+}
+
+function readQuestion(conversation: Conversation): string {
+  return conversation.lastUserText.replace(simDirectivePattern, ' ').replace(/\s+/g, ' ').trim();
 }
 
 function hasQueryParameter(schema: unknown): boolean {

@@ -1,5 +1,5 @@
 import type { Conversation, ToolDefinition } from './conversation.ts';
-import { findProvidedSourceNumbers, insertSourceMarkers, planSearchToolArguments } from './cite-provided-sources.ts';
+import { citeProvidedSources, planSearchToolArguments } from './cite-provided-sources.ts';
 import { countInputTokens } from './count-input-tokens.ts';
 import type { FaultSpec } from './fault-spec.ts';
 import { generateFromSchema } from './generate-from-schema.ts';
@@ -95,12 +95,12 @@ export function planAnswer(input: PlanAnswerInput): AnswerPlan {
         ? splitIntoFragments(
             JSON.stringify(generateFromSchema(conversation.outputFormat.schema ?? genericAnswerSchema, random)),
           )
-        : insertSourceMarkers(
+        : citeProvidedSources(
             generateWordTokens(
               random,
               faults.wordCount ?? defaultWordCountBase + random.nextInt(defaultWordCountSpread),
             ),
-            findProvidedSourceNumbers(conversation),
+            conversation,
           );
     const stopped = cutAtStopSequence(fullTokens, conversation.stopSequences);
     stopSequence = stopped.stopSequence;
