@@ -14,9 +14,14 @@ export const publicModelSchema = z.object({
   input_usd_per_million: z.number(),
   output_usd_per_million: z.number(),
   cached_input_usd_per_million: z.number().nullable(),
+  /**
+   * Image models: one image of a request that sets neither quality nor size, as it is held and at most charged
+   * (where the model picks the quality, its dearest one at the default size). `image_price_tiers` has the others.
+   */
   usd_per_request: z.number().nullable(),
   list_input_usd_per_million: z.number(),
   list_output_usd_per_million: z.number(),
+  /** The vendor's list price of that same default image. */
   list_usd_per_request: z.number().nullable(),
   /** Discount against the vendor's list price, percent, for a 10:1 input:output mix (or per request for images). */
   discount_percent: z.number(),

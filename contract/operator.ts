@@ -128,6 +128,46 @@ export type PriceChange = z.infer<typeof priceChangeSchema>;
 export const priceChangeListSchema = z.object({ data: z.array(priceChangeSchema) });
 export type PriceChangeList = z.infer<typeof priceChangeListSchema>;
 
+/**
+ * One price tier of an image model: the vendor's list price of one image of that quality and size (null: any). Its
+ * price is the model's flat price × this list price / the flat list price, so the operator's price for the model and
+ * every discount apply to it; `usd_per_request` is that price at the price list's rates.
+ */
+export const imagePriceTierSchema = z.object({
+  quality: z.string().nullable(),
+  size: z.string().nullable(),
+  list_usd_per_request: z.number(),
+  usd_per_request: z.number(),
+});
+export type ImagePriceTier = z.infer<typeof imagePriceTierSchema>;
+
+/** `GET /api/operator/models/{id}/image-tiers`: the model's flat price (what tiers scale from) and its tiers. */
+export const imagePriceTierListSchema = z.object({
+  model_id: z.string(),
+  flat_usd_per_request: z.number(),
+  flat_list_usd_per_request: z.number().nullable(),
+  data: z.array(imagePriceTierSchema),
+});
+export type ImagePriceTierList = z.infer<typeof imagePriceTierListSchema>;
+
+/**
+ * `POST /api/operator/models/{id}/image-tiers`: add a tier or change its list price (USD decimal). `quality` and
+ * `size` must be values the model draws (not `auto`); null matches any. Every node bills with it within a second.
+ */
+export const imagePriceTierRequestSchema = z.object({
+  quality: z.string().trim().min(1).max(50).nullable(),
+  size: z.string().trim().min(1).max(20).nullable(),
+  list_usd_per_request: usdAmountSchema,
+});
+export type ImagePriceTierRequest = z.infer<typeof imagePriceTierRequestSchema>;
+
+/** `DELETE /api/operator/models/{id}/image-tiers?quality&size`: an omitted parameter names the tier matching any. */
+export const imagePriceTierQuerySchema = z.object({
+  quality: z.string().trim().min(1).max(50).optional(),
+  size: z.string().trim().min(1).max(20).optional(),
+});
+export type ImagePriceTierQuery = z.infer<typeof imagePriceTierQuerySchema>;
+
 /** `GET /api/operator/usage`: every account's calls, with the usage filters plus an account. */
 export const operatorUsageQuerySchema = usageFilterQuerySchema.omit({ key_id: true }).extend({
   user_id: z.string().min(1).max(100).optional(),

@@ -8,6 +8,7 @@ import { registerAuthRoutes, type AuthRouteDeps } from './http/api/auth.ts';
 import { registerBalanceRoutes, type BalanceRouteDeps } from './http/api/balance.ts';
 import { registerChatRoutes, type ChatRouteDeps } from './http/api/chats.ts';
 import { registerOperatorPlanRoutes, type OperatorPlanRouteDeps } from './http/api/operator-plans.ts';
+import { registerOperatorImageTierRoutes, type OperatorImageTierRouteDeps } from './http/api/operator-image-tiers.ts';
 import { registerOperatorPriceRoutes, type OperatorPriceRouteDeps } from './http/api/operator-prices.ts';
 import { registerOperatorReportRoutes, type OperatorReportRouteDeps } from './http/api/operator-reports.ts';
 import { registerOperatorRouteRoutes, type OperatorRouteDeps } from './http/api/operator-routes.ts';
@@ -38,6 +39,7 @@ type AccountApiDeps = Omit<
 type OperatorApiDeps = Omit<
   OperatorUserRouteDeps &
     OperatorPriceRouteDeps &
+    OperatorImageTierRouteDeps &
     OperatorPlanRouteDeps &
     OperatorReportRouteDeps &
     OperatorRouteDeps &
@@ -108,6 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSubscriptionRoutes(app, { ...deps, sessions });
   registerOperatorUserRoutes(app, { ...deps, sessions });
   registerOperatorPriceRoutes(app, { ...deps, sessions });
+  registerOperatorImageTierRoutes(app, { ...deps, sessions });
   registerOperatorPlanRoutes(app, { ...deps, sessions });
   registerOperatorReportRoutes(app, { ...deps, sessions });
   registerOperatorRouteRoutes(app, { ...deps, sessions });

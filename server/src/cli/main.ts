@@ -24,7 +24,9 @@ const usage = `usage: npm run cli -- <command>
     route settings: [--priority N] [--weight N] [--input-cost-usd N] [--output-cost-usd N] [--max-concurrency N]
       [--connect-timeout-ms N] [--first-byte-timeout-ms N] [--idle-timeout-ms N] [--reserved-for USER_ID,…]
       [--api-version V (azure)] [--vertex-project P --vertex-location L (vertex)]; "none" clears a setting
-  model list | model set-price --model M [--input-usd N] [--output-usd N] [--cached-input-usd N] [--per-request-usd N] [--reason R]`;
+  model list | model set-price --model M [--input-usd N] [--output-usd N] [--cached-input-usd N] [--per-request-usd N] [--reason R]
+  model image-tiers --model M | model set-image-tier --model M [--quality Q] [--size S] --list-usd N
+  model delete-image-tier --model M [--quality Q] [--size S]   (no --quality/--size: the tier for any)`;
 
 type Command = (context: CliContext, action: string | undefined, args: readonly string[]) => Promise<void>;
 

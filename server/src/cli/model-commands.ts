@@ -2,9 +2,15 @@ import { bumpCacheVersion } from '../db/cache-versions.ts';
 import { findModel, listModels, updateModelPrice } from '../db/models.ts';
 import { formatUsd, parseUsdToMicros } from '../lib/money.ts';
 import { parseOptions, UsageError, type CliContext } from './cli-context.ts';
+import { imageTierActions, runImageTierCommand } from './image-tier-commands.ts';
 
-/** `model list` and `model set-price --model M [--input-usd N] [--output-usd N] [--cached-input-usd N] [--per-request-usd N]`. */
+/**
+ * `model list`, `model set-price --model M [--input-usd N] [--output-usd N] [--cached-input-usd N]
+ * [--per-request-usd N]`, and the image price tier actions (`image-tier-commands.ts`).
+ */
 export async function runModelCommand(context: CliContext, action: string | undefined, args: readonly string[]) {
+  const tierAction = imageTierActions.find((candidate) => candidate === action);
+  if (tierAction) return runImageTierCommand(context, tierAction, args);
   if (action === 'list') {
     parseOptions(args, {});
     for (const model of await listModels(context.db)) {
@@ -19,7 +25,9 @@ export async function runModelCommand(context: CliContext, action: string | unde
     return;
   }
   if (action !== 'set-price')
-    throw new UsageError(`unknown model command "${action ?? ''}" (expected: list, set-price)`);
+    throw new UsageError(
+      `unknown model command "${action ?? ''}" (expected: list, set-price, ${imageTierActions.join(', ')})`,
+    );
   const options = parseOptions(args, {
     model: { type: 'string', required: true },
     'input-usd': { type: 'string' },

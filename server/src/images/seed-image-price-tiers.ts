@@ -1,13 +1,14 @@
 import type { SeedModel } from '../config/seed-catalog.ts';
 import { bumpCacheVersion } from '../db/cache-versions.ts';
 import type { Database } from '../db/database.ts';
-import { insertImagePriceTierIfAbsent } from '../db/image-price-tiers.ts';
+import { seedImagePriceTierOnce } from '../db/image-price-tiers.ts';
 import { findModel } from '../db/models.ts';
 import { MICROS_PER_USD } from '../lib/money.ts';
 
 /**
- * Writes the seed catalogue's image price tiers that are missing, for models in the database. Existing tiers are never
- * touched, so an operator's changes survive restarts. Returns how many were added.
+ * Writes the seed catalogue's image price tiers that were never written, for models in the database. Existing tiers
+ * are never touched and a tier is seeded once only, so an operator's changes and removals survive restarts. Returns
+ * how many were added.
  */
 export async function seedImagePriceTiers(db: Database, models: readonly SeedModel[]): Promise<number> {
   let added = 0;
@@ -15,7 +16,7 @@ export async function seedImagePriceTiers(db: Database, models: readonly SeedMod
     const tiers = model.listPriceUsd?.perRequestTiers ?? [];
     if (tiers.length === 0 || !(await findModel(db, model.id))) continue;
     for (const tier of tiers) {
-      const isAdded = await insertImagePriceTierIfAbsent(db, {
+      const isAdded = await seedImagePriceTierOnce(db, {
         model_id: model.id,
         quality: tier.quality ?? '*',
         size: tier.size ?? '*',

@@ -1,41 +1,26 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
 import type { PublicModelList } from '../../../contract/models.ts';
 import { sumLedgerAccount, userLedgerAccount } from '../../src/db/ledger.ts';
 import { findUsageRecord } from '../../src/db/usage-records.ts';
 import { microsToUsd } from '../../src/lib/money.ts';
+import { decodeImage, decodeImageSize } from '../support/decode-image.ts';
 import { databaseKinds } from '../support/test-databases.ts';
 import { startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
-
-/** Width and height from a PNG's IHDR chunk, after checking the signature: the bytes really are a PNG. */
-function readPngSize(bytes: Buffer): { width: number; height: number } {
-  assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
-  assert.equal(bytes.subarray(12, 16).toString('latin1'), 'IHDR');
-  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
-}
-
-/** Width and height from a JPEG's baseline start-of-frame segment. */
-function readJpegSize(bytes: Buffer): string {
-  assert.deepEqual([...bytes.subarray(0, 3)], [0xff, 0xd8, 0xff], 'JPEG start of image');
-  const frame = bytes.indexOf(Buffer.from([0xff, 0xc0]));
-  assert.ok(frame > 0, 'a baseline frame');
-  return `${bytes.readUInt16BE(frame + 7)}x${bytes.readUInt16BE(frame + 5)}`;
-}
+import { assertLedgerBalanced } from '../support/assert-ledger-balanced.ts';
 
 function sizeOf(datum: OpenAI.Image | undefined): string {
   assert.ok(datum?.b64_json, 'the image comes as base64');
-  const { width, height } = readPngSize(Buffer.from(datum.b64_json, 'base64'));
-  return `${width}x${height}`;
+  return decodeImageSize(Buffer.from(datum.b64_json, 'base64'));
 }
 
 async function sizeAtUrl(url: string | undefined): Promise<string> {
   assert.ok(url, 'the image comes as a URL');
   const response = await fetch(url);
   assert.equal(response.status, 200);
-  const { width, height } = readPngSize(Buffer.from(await response.arrayBuffer()));
-  return `${width}x${height}`;
+  return decodeImageSize(Buffer.from(await response.arrayBuffer()));
 }
 
 type GatewayImages = OpenAI.ImagesResponse & { model: string; cost: number };
@@ -58,6 +43,7 @@ for (const databaseKind of databaseKinds) {
       client = new OpenAI({ apiKey: user.key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
     });
     after(() => gateway.close());
+    afterEach(() => assertLedgerBalanced(gateway.gateway.database.db));
 
     const balance = () => sumLedgerAccount(gateway.gateway.database.db, userLedgerAccount(userId));
     /** The price of one image as the public price list shows it: the tier of the quality and size, or the flat one. */
@@ -208,7 +194,32 @@ for (const databaseKind of databaseKinds) {
         size: '1440x256',
         output_format: 'jpeg',
       });
-      assert.equal(readJpegSize(Buffer.from(jpeg.data?.[0]?.b64_json ?? '', 'base64')), '1440x256');
+      assert.deepEqual(decodeImage(Buffer.from(jpeg.data?.[0]?.b64_json ?? '', 'base64')), {
+        format: 'jpeg',
+        width: 1440,
+        height: 256,
+      });
+    });
+
+    test('FLUX draws a different picture for each of n images (issue 9)', async () => {
+      const images = await generateAndCheckBill({ model: 'flux-dev', prompt: 'a red barn', n: 3, size: '256x256' });
+      const distinct = new Set(images.data?.map((datum) => datum.b64_json));
+      assert.equal(distinct.size, 3, 'three tasks, three pictures');
+    });
+
+    test('GPT image models answer output_format jpeg and webp in that format (issue 9)', async () => {
+      for (const format of ['jpeg', 'webp'] as const) {
+        const images = await generateAndCheckBill(
+          { model: 'gpt-image-1', prompt: 'a blue kite', quality: 'low', size: '1024x1536', output_format: format },
+          { quality: 'low', size: '1024x1536' },
+        );
+        assert.equal(images.output_format, format);
+        assert.deepEqual(decodeImage(Buffer.from(images.data?.[0]?.b64_json ?? '', 'base64')), {
+          format,
+          width: 1024,
+          height: 1536,
+        });
+      }
     });
 
     test('an unsupported size, an n out of range and an empty prompt are refused before any charge', async () => {
@@ -233,6 +244,32 @@ for (const databaseKind of databaseKinds) {
         { status: 400, param: 'response_format' },
       );
       await expectRefusedWithoutCharge({ model: 'gpt-4o', prompt: 'a cat' }, { status: 404, param: 'model' });
+      await expectRefusedWithoutCharge(
+        { model: 'dall-e-3', prompt: 'a'.repeat(4001) },
+        { status: 400, param: 'prompt', code: 'string_above_max_length' },
+      );
+    });
+
+    test('an unknown field, or a request to stream, is a 400 naming the field (issue 9)', async () => {
+      const post = (body: Record<string, unknown>) =>
+        fetch(`${gateway.url}/v1/images/generations`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${client.apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'gpt-image-1', prompt: 'a cat', ...body }),
+        });
+      const before = await balance();
+      for (const [body, param, code] of [
+        [{ seed: 7 }, 'seed', 'unknown_parameter'],
+        [{ stream: true }, 'stream', 'unsupported_parameter'],
+        [{ partial_images: 2 }, 'partial_images', 'unsupported_parameter'],
+      ] as const) {
+        const response = await post(body);
+        assert.equal(response.status, 400);
+        const { error } = (await response.json()) as { error: { param: string; code: string; message: string } };
+        assert.deepEqual([error.param, error.code], [param, code]);
+        assert.match(error.message, new RegExp(param));
+      }
+      assert.equal(await balance(), before, 'nothing is charged');
     });
 
     test('a vendor content-policy refusal is a 400 with the vendor reason, for every vendor, and costs nothing', async () => {
@@ -273,10 +310,16 @@ for (const databaseKind of databaseKinds) {
       );
     });
 
-    test('a vendor outage is a 502 and costs nothing', async () => {
-      await expectRefusedWithoutCharge(
+    test('a vendor outage is a 502 and costs nothing; the failed record names the route tried (issue 9)', async () => {
+      const response = await expectRefusedWithoutCharge(
         { model: 'imagen-4.0-generate-001', prompt: 'x [sim:status=503]' },
         { status: 502 },
+      );
+      const record = await findUsageRecord(gateway.gateway.database.db, response.requestID ?? '');
+      assert.deepEqual(
+        [record?.status, record?.cost_micros, record?.route_id, record?.provider],
+        ['failed', 0, 'sandbox:imagen-4.0-generate-001', 'gemini'],
+        'the sandbox route that was tried',
       );
     });
 

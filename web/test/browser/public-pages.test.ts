@@ -354,6 +354,55 @@ test('switching to Russian changes the text and lang, persists across a reload, 
   await page.close();
 });
 
+test('every page and asset carries a strict Content-Security-Policy; an injected inline script does not run', async () => {
+  const index = await (await fetch(`${gateway.url}/`)).text();
+  const scriptPath = /<script[^>]+src="([^"]+)"/.exec(index)?.[1];
+  assert.ok(scriptPath, 'the page loads its script from a file');
+  assert.ok(!/<script(?![^>]*\ssrc=)[^>]*>/.test(index), 'the page has no inline script');
+  for (const pagePath of ['/', '/models', '/chat', '/operator', scriptPath]) {
+    const response = await fetch(`${gateway.url}${pagePath}`);
+    assert.equal(response.status, 200, pagePath);
+    const policy = Object.fromEntries(
+      (response.headers.get('content-security-policy') ?? '')
+        .split(';')
+        .map((directive) => directive.trim().split(/\s+/))
+        .map(([name = '', ...values]) => [name, values.join(' ')]),
+    );
+    assert.equal(policy['default-src'], "'self'", pagePath);
+    assert.equal(policy['script-src'], "'self'", `${pagePath}: scripts only from this origin, none inline`);
+    assert.equal(policy['style-src'], "'self'", pagePath);
+    assert.equal(policy['connect-src'], "'self'", `${pagePath}: the page talks only to its own origin`);
+    assert.equal(policy['frame-ancestors'], "'none'", `${pagePath}: no other site may frame it`);
+    assert.equal(policy['object-src'], "'none'", pagePath);
+    assert.equal(policy['base-uri'], "'none'", pagePath);
+    assert.equal(response.headers.get('x-content-type-options'), 'nosniff', pagePath);
+    assert.equal(response.headers.get('referrer-policy'), 'strict-origin-when-cross-origin', pagePath);
+    assert.equal(response.headers.get('x-frame-options'), 'DENY', pagePath);
+  }
+
+  const page = await openModelsPage();
+  const errorsBefore = browser.pageErrors.length;
+  const outcome = await page.evaluate(
+    () =>
+      new Promise<{ ran: boolean; blocked: string }>((resolve) => {
+        document.addEventListener('securitypolicyviolation', (event) =>
+          resolve({ ran: 'injectedScriptRan' in window, blocked: event.violatedDirective }),
+        );
+        const script = document.createElement('script');
+        script.textContent = 'window.injectedScriptRan = true;';
+        document.body.append(script);
+      }),
+  );
+  assert.deepEqual(outcome, { ran: false, blocked: 'script-src-elem' });
+  await page.close();
+  // The browser reports the refused script on the console; that report is this test's expected outcome.
+  const reports = browser.pageErrors.splice(errorsBefore);
+  assert.ok(
+    reports.every((report) => report.includes('Content Security Policy')),
+    reports.join('\n'),
+  );
+});
+
 test('no page logged a script error', () => {
   assert.deepEqual(browser.pageErrors, []);
 });

@@ -3,6 +3,9 @@ import {
   accountTermsRequestSchema,
   balanceAdjustmentRequestSchema,
   balanceAdjustmentSchema,
+  imagePriceTierListSchema,
+  imagePriceTierQuerySchema,
+  imagePriceTierRequestSchema,
   modelPriceRequestSchema,
   operatorUsageQuerySchema,
   operatorUsagePageSchema,
@@ -40,6 +43,7 @@ const operatorErrors = {
 const userDetail = { name: 'OperatorUserDetail', schema: operatorUserDetailSchema };
 const accountSubscription = { name: 'AccountSubscription', schema: accountSubscriptionSchema };
 const plan = { name: 'SubscriptionPlan', schema: subscriptionPlanSchema };
+const imageTierList = { name: 'ImagePriceTierList', schema: imagePriceTierListSchema };
 
 /** The subscription endpoints of the account API. */
 export const subscriptionApiOperations: readonly AccountApiOperation[] = [
@@ -201,6 +205,42 @@ export const operatorApiOperations: readonly AccountApiOperation[] = [
       json: { name: 'PriceChangeList', schema: priceChangeListSchema },
     },
     errors: { ...operatorErrors, '404': 'No such model' },
+  },
+  {
+    method: 'get',
+    path: '/api/operator/models/{id}/image-tiers',
+    operationId: 'listImagePriceTiers',
+    summary: 'An image model’s price tiers by quality and size, and the flat price they scale from',
+    auth: 'session',
+    pathParameters: ['id'],
+    response: { status: '200', description: 'The tiers', json: imageTierList },
+    errors: { ...operatorErrors, '400': 'Not an image model with a per-image price', '404': 'No such model' },
+  },
+  {
+    method: 'post',
+    path: '/api/operator/models/{id}/image-tiers',
+    operationId: 'setImagePriceTier',
+    summary: 'Add a price tier or change its list price; every node bills with it within a second',
+    auth: 'session',
+    pathParameters: ['id'],
+    body: { name: 'ImagePriceTierRequest', schema: imagePriceTierRequestSchema },
+    response: { status: '200', description: 'The tiers', json: imageTierList },
+    errors: {
+      ...operatorErrors,
+      '400': 'A quality or size the model does not draw, or an invalid amount (`param` names it)',
+      '404': 'No such model',
+    },
+  },
+  {
+    method: 'delete',
+    path: '/api/operator/models/{id}/image-tiers',
+    operationId: 'removeImagePriceTier',
+    summary: 'Remove the tier of that quality and size (an omitted one: the tier matching any)',
+    auth: 'session',
+    pathParameters: ['id'],
+    query: imagePriceTierQuerySchema,
+    response: { status: '200', description: 'The tiers left', json: imageTierList },
+    errors: { ...operatorErrors, '400': 'Invalid query', '404': 'No such model or tier' },
   },
   {
     method: 'get',

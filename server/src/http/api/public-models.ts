@@ -4,7 +4,8 @@ import { comparePriceWithList } from '../../catalog/price-comparison.ts';
 import type { CatalogModel, PriceList } from '../../catalog/price-list.ts';
 import type { RouteTable } from '../../catalog/route-table.ts';
 import type { ImagePriceTiers } from '../../images/image-price-tiers.ts';
-import { priceTierMicros } from '../../images/price-images.ts';
+import { describeImagePrices, type ImagePriceSheet } from '../../images/describe-image-prices.ts';
+import { findRoutedImageProfile } from '../../images/image-profiles.ts';
 import { microsToUsd } from '../../lib/money.ts';
 
 export type PublicModelsDeps = {
@@ -25,20 +26,44 @@ export function registerPublicModelRoutes(app: FastifyInstance, deps: PublicMode
       data: deps.priceList
         .list()
         .filter((model) => deps.routeTable.routesFor(model.id).length > 0)
-        .map((model) => ({
-          ...toPublicModel(model, deps.routeTable.isSimulated(model.id)),
-          image_price_tiers: deps.imagePriceTiers.tiersFor(model.id).map((tier) => ({
-            quality: tier.quality,
-            size: tier.size,
-            usd_per_request: microsToUsd(priceTierMicros(model, tier)),
-            list_usd_per_request: microsToUsd(tier.listPerRequestMicros),
-          })),
-        })),
+        .map((model) => {
+          const sheet = describeModelImagePrices(model, deps);
+          return {
+            ...toPublicModel(withDefaultImagePrice(model, sheet), deps.routeTable.isSimulated(model.id)),
+            image_price_tiers: (sheet?.tiers ?? []).map((tier) => ({
+              quality: tier.quality,
+              size: tier.size,
+              usd_per_request: microsToUsd(tier.priceMicros),
+              list_usd_per_request: microsToUsd(tier.listPriceMicros ?? 0),
+            })),
+          };
+        }),
       sandbox: deps.isSandbox,
       public_base_url: `${deps.hasConfiguredBaseUrl ? deps.publicBaseUrl : requestBaseUrl}/v1`,
       direct_base_url: `${deps.hasConfiguredBaseUrl ? deps.directBaseUrl : requestBaseUrl}/v1`,
     };
   });
+}
+
+function describeModelImagePrices(model: CatalogModel, deps: PublicModelsDeps): ImagePriceSheet | undefined {
+  if (model.kind !== 'image') return undefined;
+  return describeImagePrices(model, {
+    tiers: deps.imagePriceTiers.tiersFor(model.id),
+    profile: findRoutedImageProfile(model.id, deps.routeTable.routesFor(model.id)),
+  });
+}
+
+/**
+ * An image model's shown per-request price (and the discount and savings computed from it) is that of one image of
+ * a default request, which may be a dearer tier than the flat reference price the tiers scale from.
+ */
+function withDefaultImagePrice(model: CatalogModel, sheet: ImagePriceSheet | undefined): CatalogModel {
+  if (!sheet) return model;
+  return {
+    ...model,
+    perRequestMicros: sheet.defaultImage.priceMicros,
+    listPerRequestMicros: sheet.defaultImage.listPriceMicros,
+  };
 }
 
 function toPublicModel(model: CatalogModel, isSimulated: boolean): Omit<PublicModel, 'image_price_tiers'> {

@@ -2,14 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import type { CatalogModel, PriceList } from '../../catalog/price-list.ts';
 import type { RouteTable } from '../../catalog/route-table.ts';
 import { ModelNotFoundError } from '../../errors/model-not-found-error.ts';
+import { describeImagePrices } from '../../images/describe-image-prices.ts';
+import type { ImagePriceTiers } from '../../images/image-price-tiers.ts';
+import { findRoutedImageProfile } from '../../images/image-profiles.ts';
 import { toUnixSeconds } from '../../lib/clock.ts';
-import { formatUsd, microsToUsd } from '../../lib/money.ts';
-import type { ModelObject } from '../../openai-api/model-object.ts';
+import { microsToUsd } from '../../lib/money.ts';
+import { formatUsdDecimal, formatUsdPerToken } from '../../openai-api/format-usd-decimal.ts';
+import type { ModelObject, ModelPricing } from '../../openai-api/model-object.ts';
 import type { AuthenticateDeps } from '../../pipeline/authenticate.ts';
 import { authenticate } from '../../pipeline/authenticate.ts';
 import { readAuthHeaders } from '../read-auth-headers.ts';
 
-export type ModelsRouteDeps = AuthenticateDeps & { priceList: PriceList; routeTable: RouteTable };
+export type ModelsRouteDeps = AuthenticateDeps & {
+  priceList: PriceList;
+  routeTable: RouteTable;
+  imagePriceTiers: Pick<ImagePriceTiers, 'tiersFor'>;
+};
 
 /** `GET /v1/models` and `GET /v1/models/{id}`: the models this key can reach, in the OpenAI list shape. */
 export function registerModelRoutes(app: FastifyInstance, deps: ModelsRouteDeps): void {
@@ -22,7 +30,7 @@ export function registerModelRoutes(app: FastifyInstance, deps: ModelsRouteDeps)
     const caller = await authenticate(deps, readAuthHeaders(request));
     return {
       object: 'list',
-      data: visibleModels(caller.key.allowedModels).map((model) => toModelObject(model, deps.routeTable)),
+      data: visibleModels(caller.key.allowedModels).map((model) => toModelObject(model, deps)),
     };
   });
 
@@ -35,13 +43,12 @@ export function registerModelRoutes(app: FastifyInstance, deps: ModelsRouteDeps)
         param: 'model',
       });
     }
-    return toModelObject(model, deps.routeTable);
+    return toModelObject(model, deps);
   });
 }
 
-function toModelObject(model: CatalogModel, routeTable: RouteTable): ModelObject {
-  const isSimulated = routeTable.isSimulated(model.id);
-  const perToken = (ratePerMillionMicros: number) => String(ratePerMillionMicros / 1e12);
+function toModelObject(model: CatalogModel, deps: ModelsRouteDeps): ModelObject {
+  const isSimulated = deps.routeTable.isSimulated(model.id);
   return {
     id: model.id,
     object: 'model',
@@ -53,15 +60,36 @@ function toModelObject(model: CatalogModel, routeTable: RouteTable): ModelObject
     context_length: model.contextLength,
     max_output_tokens: model.maxOutputTokens,
     is_simulated: isSimulated,
-    pricing: {
-      input_usd_per_million: microsToUsd(model.inputRateMicros),
-      output_usd_per_million: microsToUsd(model.outputRateMicros),
-      cached_input_usd_per_million:
-        model.cachedInputRateMicros === null ? null : microsToUsd(model.cachedInputRateMicros),
-      usd_per_request: model.perRequestMicros === null ? null : microsToUsd(model.perRequestMicros),
-      prompt: perToken(model.inputRateMicros),
-      completion: perToken(model.outputRateMicros),
-      request: model.perRequestMicros === null ? '0' : formatUsd(model.perRequestMicros),
-    },
+    pricing: toPricing(model, deps),
+  };
+}
+
+/** Token rates for every model; for image models the price of a default request and of each tier. */
+function toPricing(model: CatalogModel, deps: ModelsRouteDeps): ModelPricing {
+  const pricing: ModelPricing = {
+    input_usd_per_million: microsToUsd(model.inputRateMicros),
+    output_usd_per_million: microsToUsd(model.outputRateMicros),
+    cached_input_usd_per_million:
+      model.cachedInputRateMicros === null ? null : microsToUsd(model.cachedInputRateMicros),
+    usd_per_request: null,
+    prompt: formatUsdPerToken(model.inputRateMicros),
+    completion: formatUsdPerToken(model.outputRateMicros),
+    request: '0',
+  };
+  if (model.kind !== 'image') return pricing;
+  const sheet = describeImagePrices(model, {
+    tiers: deps.imagePriceTiers.tiersFor(model.id),
+    profile: findRoutedImageProfile(model.id, deps.routeTable.routesFor(model.id)),
+  });
+  if (!sheet) return { ...pricing, image_tiers: [] };
+  return {
+    ...pricing,
+    usd_per_request: microsToUsd(sheet.defaultImage.priceMicros),
+    request: formatUsdDecimal(sheet.defaultImage.priceMicros),
+    image_tiers: sheet.tiers.map((tier) => ({
+      quality: tier.quality,
+      size: tier.size,
+      price: formatUsdDecimal(tier.priceMicros),
+    })),
   };
 }

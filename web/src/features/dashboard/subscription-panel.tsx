@@ -17,6 +17,10 @@ export function SubscriptionPanel(props: { onChanged: () => void }) {
   const [purchaseIds] = useState(() => new Map<string, string>());
   const [notice, setNotice] = useState<{ tone: 'info' | 'error'; message: string } | undefined>();
   const [isWorking, setIsWorking] = useState(false);
+  // The box shows a choice at once, while the subscription it was made on is the one shown; the next answer from
+  // the server replaces it.
+  const [autoRenewChoice, setAutoRenewChoice] = useState<{ isOn: boolean; madeOn: AccountSubscription }>();
+  const loaded = state.status === 'ready' ? state.value : undefined;
 
   const run = async (action: () => Promise<unknown>, success?: string) => {
     setIsWorking(true);
@@ -27,10 +31,15 @@ export function SubscriptionPanel(props: { onChanged: () => void }) {
       reload();
       props.onChanged();
     } catch (caught) {
+      setAutoRenewChoice(undefined);
       setNotice({ tone: 'error', message: caught instanceof Error ? caught.message : String(caught) });
     } finally {
       setIsWorking(false);
     }
+  };
+  const chooseAutoRenew = (isOn: boolean) => {
+    if (loaded) setAutoRenewChoice({ isOn, madeOn: loaded });
+    void run(() => setAutoRenew(isOn));
   };
 
   const buy = (plan: SubscriptionPlan) => {
@@ -53,7 +62,8 @@ export function SubscriptionPanel(props: { onChanged: () => void }) {
           value={state.value}
           language={language}
           isWorking={isWorking}
-          onAutoRenew={(isOn) => void run(() => setAutoRenew(isOn))}
+          autoRenewChoice={autoRenewChoice?.madeOn === state.value ? autoRenewChoice.isOn : undefined}
+          onAutoRenew={chooseAutoRenew}
           onBuy={buy}
         />
       )}
@@ -70,6 +80,8 @@ function SubscriptionStatus(props: {
   value: AccountSubscription;
   language: string;
   isWorking: boolean;
+  /** What the user just chose, until the stored value arrives. */
+  autoRenewChoice: boolean | undefined;
   onAutoRenew: (isOn: boolean) => void;
   onBuy: (plan: SubscriptionPlan) => void;
 }) {
@@ -96,7 +108,7 @@ function SubscriptionStatus(props: {
         <label className="checkbox">
           <input
             type="checkbox"
-            checked={subscription.is_auto_renewing}
+            checked={props.autoRenewChoice ?? subscription.is_auto_renewing}
             disabled={props.isWorking}
             onChange={(event) => props.onAutoRenew(event.target.checked)}
           />
