@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
-import { sumLedgerAccount, userLedgerAccount } from '../../src/db/ledger.ts';
+import { listLedgerEntries, sumLedgerAccount, userLedgerAccount } from '../../src/db/ledger.ts';
 import { findUsageRecord } from '../../src/db/usage-records.ts';
+import { callApi } from '../support/account-api-client.ts';
 import { startRoutingFixture, type RoutingFixture } from '../support/routing-fixture.ts';
 
 const ask = (content = 'Name three rivers.') => [{ role: 'user' as const, content }];
@@ -45,6 +46,40 @@ describe('failover between upstream routes, before the first byte only', () => {
     await assertServedOnce(completion, 'gpt-4o', balanceBefore);
     assert.equal(await fixture.routeOf(completion.id), healthy.id);
     assert.equal((await fixture.upstreamRequests()) - upstreamBefore, 2);
+  });
+
+  test('a streamed request that fails over is charged exactly once, for the answer it got', async () => {
+    const model = 'o3';
+    const { healthy } = await failingThenHealthy(model, { base_url: fixture.openAiBase('status=503') });
+    const startedAt = Date.now();
+    const [balanceBefore, upstreamBefore] = [await balance(), await fixture.upstreamRequests()];
+    const stream = await fixture.client.chat.completions.create({
+      model,
+      messages: ask(),
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let id = '';
+    let completionTokens = 0;
+    for await (const chunk of stream) {
+      id = chunk.id;
+      completionTokens = chunk.usage?.completion_tokens ?? completionTokens;
+    }
+    assert.equal((await fixture.upstreamRequests()) - upstreamBefore, 2, 'the failed attempt and the answer');
+    const record = await findUsageRecord(fixture.gateway.gateway.database.db, id.replace(/^chatcmpl-/, ''));
+    assert.equal(record?.route_id, healthy.id);
+    assert.equal(record.status, 'completed');
+    assert.equal(record.output_tokens, completionTokens, 'billed for the answer streamed, as its usage says');
+    assert.ok(record.cost_micros > 0);
+    assert.equal(balanceBefore - (await balance()), record.cost_micros);
+    const charges = (
+      await listLedgerEntries(fixture.gateway.gateway.database.db, {
+        account: userLedgerAccount(fixture.userId),
+        limit: 20,
+      })
+    ).filter((entry) => entry.kind === 'usage' && entry.created_at >= startedAt);
+    assert.equal(charges.length, 1, 'one usage charge, not one per attempt');
+    assert.equal(charges[0]?.amount_micros, -record.cost_micros);
   });
 
   test('a connection reset fails over, streamed', async () => {
@@ -169,5 +204,24 @@ describe('failover between upstream routes, before the first byte only', () => {
     assert.equal(record?.status, 'interrupted');
     assert.equal(record.route_id, stalling.id);
     assert.equal(balanceBefore - (await balance()), record.cost_micros);
+    // The three events before the stall are the role chunk and two one-token deltas.
+    assert.ok(record.output_tokens > 0 && record.output_tokens <= 2, `delivered tokens, got ${record.output_tokens}`);
+    assert.ok(record.cost_micros > 0, 'what was delivered is paid for');
+
+    // The same question answered in full (the stalling route switched off) costs more: only the part was billed.
+    const disabled = await callApi(fixture.gateway.url, `/api/operator/routes/${stalling.id}`, {
+      method: 'PATCH',
+      body: { enabled: false },
+      session: fixture.operator,
+    });
+    assert.equal(disabled.status, 200, disabled.text);
+    const full = await fixture.client.chat.completions.create({ model: 'o4-mini', messages: ask(), stream: true });
+    let fullId = '';
+    for await (const chunk of full) fullId = chunk.id;
+    const whole = await findUsageRecord(fixture.gateway.gateway.database.db, fullId.replace(/^chatcmpl-/, ''));
+    assert.equal(whole?.status, 'completed');
+    assert.equal(whole.input_tokens, record.input_tokens, 'the same question');
+    assert.ok(whole.output_tokens > record.output_tokens);
+    assert.ok(record.cost_micros < whole.cost_micros, 'the stalled answer cost less than the whole one');
   });
 });

@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
+import { loadMasterKey } from '../../src/config/master-key.ts';
+import { findRoute } from '../../src/db/routes.ts';
+import { createSecretBox } from '../../src/lib/secret-box.ts';
 import { callApi } from '../support/account-api-client.ts';
 import { startRoutingFixture, type RoutingFixture } from '../support/routing-fixture.ts';
 
@@ -155,8 +158,59 @@ describe('route health: circuit breaker, Retry-After, affinity, operator view', 
       new RegExp(`gateway_route_attempts_total\\{route="${id}",provider="azure",result="success"\\} 1`),
     );
     assert.match(metrics, new RegExp(`gateway_route_breaker_state\\{route="${id}"\\} 0`), 'a closed breaker');
-    assert.match(metrics, /gateway_route_cooling\{route="[^"]+"\} 1/, 'the route resting after a Retry-After');
-    assert.match(metrics, /gateway_route_time_to_first_token_seconds_bucket/);
+  });
+
+  test('the credential is sealed with the master key in the routes row, never stored in plain text', async () => {
+    const secret = 'sk-sealed-vendor-secret-4b1e';
+    const route = await fixture.addRoute({ model: 'gpt-5', base_url: fixture.openAiBase(), api_key: secret });
+    const rotated = `${secret}-rotated`;
+    const patched = await callApi(fixture.gateway.url, `/api/operator/routes/${route.id}`, {
+      method: 'PATCH',
+      body: { api_key: rotated },
+      session: fixture.operator,
+    });
+    assert.equal(patched.status, 200, patched.text);
+    const row = await findRoute(fixture.gateway.gateway.database.db, route.id);
+    const sealed = row?.credential_ciphertext ?? '';
+    assert.match(sealed, /^v1\./, 'the sealed form');
+    for (const plain of [secret, rotated]) {
+      for (const encoding of ['utf8', 'base64', 'hex', 'base64url'] as const) {
+        assert.ok(!sealed.includes(Buffer.from(plain).toString(encoding)), `no ${encoding} copy of the credential`);
+      }
+    }
+    const { config } = fixture.gateway;
+    const box = createSecretBox(loadMasterKey({ masterKeyHex: config.masterKeyHex, dataDir: config.dataDir }).key);
+    assert.equal(box.open(sealed), rotated, 'the master key opens it: it is the rotated credential, sealed');
+  });
+
+  test('/metrics has per-route histograms with counts, and the cooling gauge of a route resting after Retry-After', async () => {
+    const model = 'gpt-5-nano';
+    const resting = await fixture.addRoute({
+      model,
+      priority: 1,
+      base_url: fixture.openAiBase('status=429 retry-after=60'),
+    });
+    const serving = await fixture.addRoute({ model, priority: 2, base_url: fixture.openAiBase() });
+    const stream = await fixture.client.chat.completions.create({ model, messages: ask('Hi'), stream: true });
+    let streamedId = '';
+    for await (const chunk of stream) streamedId = chunk.id;
+    const completion = await fixture.client.chat.completions.create({ model, messages: ask('Hello') });
+    for (const id of [streamedId, completion.id]) assert.equal(await fixture.routeOf(id), serving.id);
+    const metrics = await fetch(`${fixture.gateway.url}/metrics`).then((response) => response.text());
+    const sample = (name: string, labels: string) =>
+      Number(new RegExp(`^${name}\\{${labels}\\} (\\S+)$`, 'm').exec(metrics)?.[1] ?? Number.NaN);
+    const route = `route="${serving.id}"`;
+    assert.equal(sample('gateway_route_latency_seconds_count', route), 2, 'two calls, one latency each');
+    assert.ok(sample('gateway_route_latency_seconds_sum', route) > 0);
+    assert.equal(sample('gateway_route_latency_seconds_bucket', `le="\\+Inf",${route}`), 2);
+    assert.equal(sample('gateway_route_time_to_first_token_seconds_count', route), 1, 'the streamed call only');
+    assert.equal(sample('gateway_route_attempts_total', `${route},provider="openai",result="success"`), 2);
+    assert.equal(
+      sample('gateway_route_attempts_total', `route="${resting.id}",provider="openai",result="retryable_error"`),
+      1,
+    );
+    assert.equal(sample('gateway_route_cooling', `route="${resting.id}"`), 1, 'resting after its Retry-After');
+    assert.equal(sample('gateway_route_cooling', route), 0);
   });
 
   test('route changes are checked: bad URL, unknown provider, missing credential, negative weight, private address', async () => {
