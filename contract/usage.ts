@@ -21,7 +21,10 @@ export const usageQuerySchema = usageFilterQuerySchema.extend({
 });
 export type UsageQuery = z.infer<typeof usageQuerySchema>;
 
-/** One API call: counts, times, route and cost. Never any request or response text. */
+/**
+ * One API call: counts, times, the provider that served it and cost. Never any request or response text, and never
+ * the route itself (its id, address or the attempts that failed): operators see those (docs/routing.md).
+ */
 export const usageRecordSchema = z.object({
   request_id: z.string(),
   created_at: z.string(),
