@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
+import type { OperatorUsagePage } from '../../../contract/operator.ts';
 import { listLedgerEntries, sumLedgerAccount, userLedgerAccount } from '../../src/db/ledger.ts';
 import { findUsageRecord } from '../../src/db/usage-records.ts';
 import { callApi } from '../support/account-api-client.ts';
@@ -46,6 +47,13 @@ describe('failover between upstream routes, before the first byte only', () => {
     await assertServedOnce(completion, 'gpt-4o', balanceBefore);
     assert.equal(await fixture.routeOf(completion.id), healthy.id);
     assert.equal((await fixture.upstreamRequests()) - upstreamBefore, 2);
+    const usage = await callApi(fixture.gateway.url, `/api/operator/usage?user_id=${fixture.userId}&limit=1`, {
+      session: fixture.operator,
+    });
+    const [row] = (usage.json as OperatorUsagePage).data;
+    assert.equal(row?.request_id, completion.id.replace(/^chatcmpl-/, ''));
+    assert.equal(row.route_id, healthy.id, 'operators see the route that answered');
+    assert.ok(!completion.model.includes(healthy.id) && !JSON.stringify(completion).includes(healthy.id));
   });
 
   test('a streamed request that fails over is charged exactly once, for the answer it got', async () => {
