@@ -4,6 +4,7 @@ import type { AccountTerms } from '../../operator/account-terms.ts';
 import { runImageGeneration, type ImageGenerationDeps } from '../../images/run-image-generation.ts';
 import { authenticate, type AuthenticateDeps } from '../../pipeline/authenticate.ts';
 import { checkRateLimit } from '../../pipeline/check-rate-limit.ts';
+import { gatewayRouteHeader } from '../gateway-route-header.ts';
 import { readAuthHeaders } from '../read-auth-headers.ts';
 
 export type ImagesRouteDeps = AuthenticateDeps &
@@ -27,6 +28,7 @@ export function registerImageRoutes(app: FastifyInstance, deps: ImagesRouteDeps)
       body: request.body,
       requestId: request.id,
       signal: controller.signal,
+      onServed: (origin) => reply.headers(gatewayRouteHeader(caller, origin.routeId)),
     });
   });
 }
