@@ -93,6 +93,10 @@ export const en = {
     listPriceInput: (price: string) => `${price} in`,
     listPriceOutput: (price: string) => `${price} out`,
     listPricePerImage: (price: string) => `${price} per image`,
+    defaultImagePrice: 'default request',
+    priceTiersSummary: (count: number) => `${count} prices by quality and size`,
+    tierAnyQuality: 'any quality',
+    tierAnySize: 'any size',
     footnoteRates:
       'Input and output prices are in US dollars per 1 million tokens. Web search results are billed as ordinary input tokens.',
     footnoteSavings:

@@ -103,6 +103,10 @@ export const ru: Messages = {
     listPriceInput: (price: string) => `${price} ввод`,
     listPriceOutput: (price: string) => `${price} вывод`,
     listPricePerImage: (price: string) => `${price} за изображение`,
+    defaultImagePrice: 'запрос по умолчанию',
+    priceTiersSummary: (count: number) => `${count} цен по качеству и размеру`,
+    tierAnyQuality: 'любое качество',
+    tierAnySize: 'любой размер',
     footnoteRates:
       'Цены ввода и вывода — в долларах США за 1 миллион токенов. Результаты веб-поиска оплачиваются как обычные входные токены.',
     footnoteSavings:

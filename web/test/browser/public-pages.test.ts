@@ -61,7 +61,11 @@ function readRows(page: Page): Promise<RenderedRow[]> {
       cells: Object.fromEntries(
         [...row.querySelectorAll('td')].map((cell) => [
           cell.getAttribute('data-column') ?? '',
-          { text: cell.textContent ?? '', isEmpty: cell.hasAttribute('data-empty') },
+          {
+            // A cell with more than its value (an image model's price tiers) marks the value itself.
+            text: (cell.querySelector('[data-cell-value]') ?? cell).textContent ?? '',
+            isEmpty: cell.hasAttribute('data-empty'),
+          },
         ]),
       ),
     })),
@@ -162,6 +166,29 @@ test('filtering by vendor and type, and searching by name, narrow the list; the 
   await page.getByText('No model matches these filters.').waitFor();
   await page.getByRole('button', { name: 'Clear filters' }).click();
   await waitForRowCount(page, priceList.data.length);
+  await page.close();
+});
+
+test('an image model priced by quality and size lists every tier with its exact price', async () => {
+  const tiered = priceList.data.filter((model) => (model.image_price_tiers ?? []).length > 0);
+  assert.ok(tiered.length > 0, 'the sandbox catalogue has an image model with price tiers');
+  const page = await openModelsPage();
+  for (const model of tiered) {
+    const cell = page.locator(`tr[data-model-id="${model.id}"] td[data-column="per-request"]`);
+    assert.equal(await cell.locator('[data-cell-value]').textContent(), usd.format(model.usd_per_request ?? NaN));
+    assert.match((await cell.textContent()) ?? '', /default request/);
+    await cell.locator('summary').click();
+    const tiers = model.image_price_tiers ?? [];
+    assert.equal(await cell.locator('li[data-tier-quality]').count(), tiers.length, `${model.id}: every tier`);
+    for (const tier of tiers) {
+      const item = cell.locator(`li[data-tier-quality="${tier.quality ?? '*'}"][data-tier-size="${tier.size ?? '*'}"]`);
+      assert.equal(await item.locator('[data-tier-price]').textContent(), usd.format(tier.usd_per_request));
+      assert.ok(await item.isVisible(), `${model.id}: ${tier.quality} ${tier.size} shows when opened`);
+      const name = (await item.locator('.price-tiers__name').textContent()) ?? '';
+      assert.ok(name.includes(tier.quality ?? 'any quality') && name.includes(tier.size ?? 'any size'), name);
+    }
+  }
+  await page.screenshot({ path: path.join(screenshotDir, 'models-image-tiers-1280.png'), fullPage: true });
   await page.close();
 });
 

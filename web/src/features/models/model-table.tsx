@@ -5,6 +5,7 @@ import type { Messages } from '../../i18n/messages-en.ts';
 import { formatPercent, formatUsd } from '../../lib/format-usd.ts';
 import { formatTokenCount, formatTokenCountInFull } from '../../lib/format-token-count.ts';
 import { Badge } from '../../ui/badge.tsx';
+import { ImagePriceView } from './image-price-view.tsx';
 import type { ModelGroup, ModelSort } from './select-models.ts';
 import { findTokenRateUsd } from './token-rate.ts';
 
@@ -137,7 +138,9 @@ function useCellContent(model: PublicModel, column: ModelColumn): ReactNode {
     case 'output':
       return tokenRate('output');
     case 'per-request':
-      return model.usd_per_request === null ? undefined : formatUsd(model.usd_per_request);
+      return model.usd_per_request === null ? undefined : (
+        <ImagePriceView model={{ ...model, usd_per_request: model.usd_per_request }} />
+      );
     case 'list-price':
       return isImage && model.list_usd_per_request !== null ? (
         text.listPricePerImage(formatUsd(model.list_usd_per_request))
