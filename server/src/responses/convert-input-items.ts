@@ -21,6 +21,21 @@ export function convertInputToMessages(request: Pick<ResponsesRequest, 'instruct
   return messages;
 }
 
+/**
+ * A `function_call_output` answers a `function_call` of the calls just before it (other outputs may come between):
+ * every vendor's chat format needs the tool result right after the assistant turn that called it.
+ */
+function refuseUnansweredOutput(messages: readonly ChatMessage[], input: { callId: string; param: string }): void {
+  const lastTurn = [...messages].reverse().find((message) => message.role !== 'tool');
+  const isAnswer =
+    lastTurn?.role === 'assistant' && (lastTurn.tool_calls ?? []).some((call) => call.id === input.callId);
+  if (isAnswer) return;
+  throw new InvalidRequestError(
+    `No function_call with call_id '${input.callId}' comes before this function_call_output: send the function_call item (as the response gave it) right before its output.`,
+    { param: input.param },
+  );
+}
+
 function emptyInput(): InvalidRequestError {
   return new InvalidRequestError('`input` is empty: send at least one message.', { param: 'input' });
 }
@@ -51,6 +66,7 @@ function appendItem(messages: ChatMessage[], item: ResponsesInputItem, param: st
       return;
     }
     case 'function_call_output':
+      refuseUnansweredOutput(messages, { callId: item.call_id, param: `${param}.call_id` });
       messages.push({
         role: 'tool',
         tool_call_id: item.call_id,

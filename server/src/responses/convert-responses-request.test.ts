@@ -195,4 +195,54 @@ describe('convertResponsesRequest', () => {
       'input[0].content[0].type',
     );
   });
+
+  it('names the exact content part or call id at fault', () => {
+    const user = (content: unknown) => ({
+      model: 'm',
+      input: [
+        { role: 'user', content: 'hi' },
+        { role: 'user', content },
+      ],
+    });
+    rejects(
+      user([
+        { type: 'input_text', text: 'a' },
+        { type: 'input_text', text: 5 },
+      ]),
+      'input[1].content[1].text',
+    );
+    rejects(user([{ type: 'input_text' }]), 'input[1].content[0].text');
+    rejects(user([{ type: 'telepathy' }]), 'input[1].content[0].type');
+    rejects(user(5), 'input[1].content');
+    rejects({ model: 'm', input: [{ role: 'robot', content: 'x' }] }, 'input[0].role');
+    const call = { type: 'function_call', call_id: 'call_1', name: 'f', arguments: '{}' };
+    rejects(
+      {
+        model: 'm',
+        input: [
+          { role: 'user', content: 'x' },
+          { type: 'function_call_output', call_id: 'call_1', output: '1' },
+        ],
+      },
+      'input[1].call_id',
+    );
+    rejects(
+      {
+        model: 'm',
+        input: [call, { role: 'user', content: 'x' }, { type: 'function_call_output', call_id: 'call_1', output: '1' }],
+      },
+      'input[2].call_id',
+    );
+    const answered = parseResponsesRequest({
+      model: 'm',
+      input: [
+        { role: 'user', content: 'x' },
+        call,
+        { ...call, call_id: 'call_2' },
+        { type: 'function_call_output', call_id: 'call_2', output: '2' },
+        { type: 'function_call_output', call_id: 'call_1', output: '1' },
+      ],
+    });
+    assert.equal(answered.chatRequest.messages.length, 4);
+  });
 });

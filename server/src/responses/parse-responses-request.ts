@@ -22,10 +22,38 @@ export function parseResponsesRequest(body: unknown): ResponsePlan {
     const fields = body as { tools?: unknown; input?: unknown };
     findUnsupportedType(fields.tools, { param: 'tools', supported: supportedToolTypes, noun: 'Tools' });
     findUnsupportedType(fields.input, { param: 'input', supported: supportedItemTypes, noun: 'Input items' });
+    refuseUnionMismatch(responsesRequestSchema.safeParse(body).error?.issues[0]);
   }
   return convertResponsesRequest(parseWireRequest(responsesRequestSchema, body));
 }
 
+type Issue = { code: string; path: PropertyKey[]; message: string; errors?: Issue[][] };
+
+/**
+ * `input` and a message's `content` are a string or a list: a schema error inside the list would only name the whole
+ * field. The branch the value's own type chose names the exact part instead (`input[2].content[0].text`).
+ */
+function refuseUnionMismatch(issue: Issue | undefined): void {
+  if (issue?.code !== 'invalid_union') return;
+  const path = [...issue.path];
+  let current: Issue = issue;
+  for (;;) {
+    const chosen = current.errors?.find(
+      (branch) => !(branch[0]?.code === 'invalid_type' && branch[0].path.length === 0),
+    );
+    const next = chosen?.[0];
+    if (current.code !== 'invalid_union' || next === undefined) break;
+    path.push(...next.path);
+    current = next;
+  }
+  const param = path.reduce<string>(
+    (text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)),
+    '',
+  );
+  const detail =
+    current.code === 'invalid_union' && current.errors?.length ? 'must be a string or a list' : current.message;
+  throw new InvalidRequestError(`Invalid value for '${param}': ${detail}.`, { param, code: 'invalid_value' });
+}
 function findUnsupportedType(
   list: unknown,
   input: { param: string; supported: readonly string[]; noun: string },

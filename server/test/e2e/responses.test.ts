@@ -28,7 +28,7 @@ describe('POST /v1/responses through the official OpenAI SDK', () => {
   before(async () => {
     search = await startSearchSimulator();
     gateway = await startTestGateway({
-      environment: { SEARCH_ENGINE: 'searxng', SEARCH_BASE_URL: `${search.url}/searxng` },
+      environment: { SEARCH_ENGINE: 'searxng', SEARCH_BASE_URL: `${search.url}/searxng`, SEARCH_TIMEOUT_MS: '1000' },
     });
     const user = await gateway.createUserWithKey();
     client = new OpenAI({ apiKey: user.key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
@@ -384,6 +384,71 @@ describe('POST /v1/responses through the official OpenAI SDK', () => {
     }
   });
 
+  test('a search engine that times out degrades the same way: web_search_call failed, the answer completes', async () => {
+    for (const stream of [false, true]) {
+      const request = {
+        model: 'claude-haiku-4-5',
+        input: 'What causes ocean tides? [search:slow=5000]',
+        tools: [{ type: 'web_search' as const }],
+      };
+      const response = stream
+        ? await client.responses.stream(request).finalResponse()
+        : await client.responses.create(request);
+      assert.equal(response.status, 'completed');
+      const searchCall = response.output.find((item) => item.type === 'web_search_call');
+      assert.equal(searchCall?.status, 'failed', `stream: ${stream}`);
+      assert.ok(response.output_text.length > 0);
+    }
+  });
+
+  test('tool_choice required with web search the only tool makes the model search first', async () => {
+    const response = await client.responses.create({
+      model: 'mistral-large-latest',
+      input: 'Tell me about tides.',
+      tools: [{ type: 'web_search' }],
+      tool_choice: 'required',
+    });
+    assert.equal(response.output[0]?.type, 'web_search_call');
+    assert.equal(response.status, 'completed');
+  });
+
+  test('max_tool_calls caps the searches; more than the hold can cover is a 400', async () => {
+    const response = await client.responses.create({
+      model: 'gpt-4o-mini',
+      input: 'What causes ocean tides?',
+      tools: [{ type: 'web_search' }],
+      max_tool_calls: 1,
+    });
+    assert.equal(response.output.filter((item) => item.type === 'web_search_call').length, 1);
+    await assert.rejects(
+      client.responses.create({
+        model: 'gpt-4o-mini',
+        input: 'x',
+        tools: [{ type: 'web_search' }],
+        max_tool_calls: 6,
+      }),
+      (error: unknown) => error instanceof OpenAI.BadRequestError && error.param === 'max_tool_calls',
+    );
+  });
+
+  test('x-gateway-route names the route for an operator key only, streamed and not', async () => {
+    const operator = await gateway.createUserWithKey({ role: 'admin' });
+    for (const stream of [false, true]) {
+      const routeOf = async (key: string) => {
+        const response = await fetch(`${gateway.url}/v1/responses`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'gemini-2.5-flash', input: 'Hello', stream }),
+        });
+        await response.text();
+        assert.equal(response.status, 200);
+        return response.headers.get('x-gateway-route');
+      };
+      assert.match((await routeOf(operator.key)) ?? '', /\S/, `stream: ${stream}`);
+      assert.equal(await routeOf(client.apiKey), null, 'a customer key never sees the route');
+    }
+  });
+
   test('an empty search result set: the search completed, nothing to cite', async () => {
     const response = await client.responses.create({
       model: 'claude-haiku-4-5',
@@ -433,6 +498,27 @@ describe('POST /v1/responses through the official OpenAI SDK', () => {
         body: { model: 'gpt-4o-mini', input: [{ type: 'item_reference', id: 'msg_1' }] },
         status: 400,
         param: 'input[0].type',
+      },
+      {
+        body: { model: 'gpt-4o-mini', input: [{ role: 'user', content: [{ type: 'input_text', text: 7 }] }] },
+        status: 400,
+        param: 'input[0].content[0].text',
+      },
+      {
+        body: { model: 'gpt-4o-mini', input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'f' }] }] },
+        status: 400,
+        param: 'input[0].content[0].type',
+      },
+      {
+        body: {
+          model: 'gpt-4o-mini',
+          input: [
+            { role: 'user', content: 'hi' },
+            { type: 'function_call_output', call_id: 'call_unknown', output: '1' },
+          ],
+        },
+        status: 400,
+        param: 'input[1].call_id',
       },
     ];
     for (const { body, status, param } of cases) {
