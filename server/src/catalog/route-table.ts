@@ -55,6 +55,8 @@ export type RouteTableDeps = {
   seedCatalog: readonly SeedModel[];
   /** Root URL of the running simulator in sandbox mode, else undefined. */
   simulatorUrl: string | undefined;
+  /** Told once per route whose credential does not open with the master key; that route is left out. */
+  onUnreadableCredential: (routeId: string) => void;
 };
 
 /**
@@ -65,6 +67,18 @@ export async function loadRouteTable(deps: RouteTableDeps): Promise<RouteTable> 
   let byModel = new Map<string, Route[]>();
   let disabledImplicit: Route[] = [];
   const seedById = new Map(deps.seedCatalog.map((model) => [model.id, model]));
+  const reportedRouteIds = new Set<string>();
+  // A row sealed under another master key must not stop every other route from loading.
+  const openCredential = (row: RouteRow): { credential: string | undefined } | undefined => {
+    if (!row.credential_ciphertext) return { credential: undefined };
+    try {
+      return { credential: deps.secretBox.open(row.credential_ciphertext) };
+    } catch {
+      if (!reportedRouteIds.has(row.id)) deps.onUnreadableCredential(row.id);
+      reportedRouteIds.add(row.id);
+      return undefined;
+    }
+  };
   const reload = async () => {
     const next = new Map<string, Route[]>();
     const disabledIds = new Set(await listDisabledImplicitRouteIds(deps.db));
@@ -75,7 +89,8 @@ export async function loadRouteTable(deps: RouteTableDeps): Promise<RouteTable> 
     };
     for (const row of await listRoutes(deps.db)) {
       if (row.enabled !== 1 || !isProviderId(row.provider)) continue;
-      add(convertRouteRow(row, { provider: row.provider, secretBox: deps.secretBox }));
+      const opened = openCredential(row);
+      if (opened) add(convertRouteRow(row, { provider: row.provider, credential: opened.credential }));
     }
     for (const model of deps.priceList.list()) {
       const seed = seedById.get(model.id);
@@ -107,7 +122,7 @@ export async function loadRouteTable(deps: RouteTableDeps): Promise<RouteTable> 
   };
 }
 
-function convertRouteRow(row: RouteRow, input: { provider: ProviderId; secretBox: SecretBox }): Route {
+function convertRouteRow(row: RouteRow, input: { provider: ProviderId; credential: string | undefined }): Route {
   const timeouts: Partial<UpstreamTimeouts> = {};
   if (row.connect_timeout_ms !== null) timeouts.connectTimeoutMs = row.connect_timeout_ms;
   if (row.first_byte_timeout_ms !== null) timeouts.firstByteTimeoutMs = row.first_byte_timeout_ms;
@@ -118,7 +133,7 @@ function convertRouteRow(row: RouteRow, input: { provider: ProviderId; secretBox
     modelId: row.model_id,
     provider: input.provider,
     baseUrl: composeBaseUrl(row),
-    credential: row.credential_ciphertext ? input.secretBox.open(row.credential_ciphertext) : undefined,
+    credential: input.credential,
     upstreamModel: row.upstream_model,
     priority: row.priority,
     weight: row.weight,

@@ -1,11 +1,13 @@
-import { ConfigError, readConfig } from '../config/config.ts';
-import { loadMasterKey } from '../config/master-key.ts';
-import { openDatabase } from '../db/database.ts';
+import { ConfigError, readConfig, type Config } from '../config/config.ts';
+import type { MasterKey } from '../config/master-key.ts';
+import { loadVerifiedMasterKey } from '../config/verify-master-key.ts';
+import { openDatabase, type Database } from '../db/database.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { systemClock } from '../lib/clock.ts';
 import { cryptoIds } from '../lib/ids.ts';
 import { createSecretBox } from '../lib/secret-box.ts';
 import { prepareDatabase } from '../prepare-database.ts';
+import { StartupError } from '../startup-error.ts';
 import { runBalanceCommand } from './balance-commands.ts';
 import { UsageError, type CliContext } from './cli-context.ts';
 import { runKeyCommand } from './key-commands.ts';
@@ -31,7 +33,11 @@ const usage = `usage: npm run cli -- <command>
 type Command = (context: CliContext, action: string | undefined, args: readonly string[]) => Promise<void>;
 
 const commands: Record<string, Command> = {
-  migrate: async (context) => context.print('migrations applied and catalogue seeded; the database is up to date'),
+  migrate: async (context, action, args) => {
+    const extra = [action, ...args].filter((arg) => arg !== undefined);
+    if (extra.length > 0) throw new UsageError(`migrate takes no arguments, got "${extra.join(' ')}"`);
+    context.print('migrations applied and catalogue seeded; the database is up to date');
+  },
   user: runUserCommand,
   key: runKeyCommand,
   balance: runBalanceCommand,
@@ -53,16 +59,20 @@ async function main(argv: readonly string[]): Promise<number> {
   const database = openDatabase(config.database);
   try {
     await prepareDatabase({ db: database.db, clock: systemClock }, config);
-    const action = group === 'migrate' ? undefined : rest[0];
-    const args = group === 'migrate' ? rest : rest.slice(1);
+    const [action, ...args] = rest;
+    // Only route commands seal or open vendor credentials; they need this database's master key (and refuse another).
+    const secretBox =
+      group === 'route' ? createSecretBox((await loadCliMasterKey(database.db, config)).key) : undefined;
     await command(
       {
         db: database.db,
         config,
         clock: systemClock,
         ids: cryptoIds,
-        secretBox: () =>
-          createSecretBox(loadMasterKey({ masterKeyHex: config.masterKeyHex, dataDir: config.dataDir }).key),
+        secretBox: () => {
+          if (!secretBox) throw new Error(`the ${group} command has no master key`);
+          return secretBox;
+        },
         print: (line) => process.stdout.write(`${line}\n`),
       },
       action,
@@ -74,13 +84,27 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+async function loadCliMasterKey(db: Database, config: Config): Promise<MasterKey> {
+  const masterKey = await loadVerifiedMasterKey(
+    { db, nowMs: () => systemClock.nowMs() },
+    { masterKeyHex: config.masterKeyHex, dataDir: config.dataDir },
+  );
+  if (masterKey.source === 'generated') {
+    process.stderr.write(
+      `warning: MASTER_KEY is not set: generated ${masterKey.filePath}; back it up, it seals vendor credentials, ` +
+        'and give the same key to the server\n',
+    );
+  }
+  return masterKey;
+}
+
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (error) {
   if (error instanceof UsageError) {
     process.stderr.write(`error: ${error.message}\n${usage}\n`);
     process.exitCode = 2;
-  } else if (error instanceof ConfigError || error instanceof GatewayError) {
+  } else if (error instanceof ConfigError || error instanceof GatewayError || error instanceof StartupError) {
     process.stderr.write(`error: ${error.message}\n`);
     process.exitCode = error instanceof ConfigError ? 2 : 1;
   } else {

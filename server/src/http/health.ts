@@ -2,18 +2,30 @@ import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/database.ts';
 import { pingDatabase } from '../db/database.ts';
 
-export type HealthDeps = { db: Database; isShuttingDown: () => boolean };
+export type HealthDeps = {
+  db: Database;
+  /** The shared Redis when `REDIS_URL` is set: requests need it, so readiness does too. */
+  redis: { ping: () => Promise<unknown> } | undefined;
+  isShuttingDown: () => boolean;
+};
 
-/** `/healthz`: the process answers. `/readyz`: it should receive traffic (database reachable, not draining). */
+/** `/healthz`: the process answers. `/readyz`: it should receive traffic (database and Redis reachable, not draining). */
 export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): void {
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     if (deps.isShuttingDown()) return reply.status(503).send({ status: 'shutting_down' });
     try {
       await pingDatabase(deps.db);
-      return { status: 'ready' };
     } catch {
       return reply.status(503).send({ status: 'database_unreachable' });
     }
+    if (deps.redis) {
+      try {
+        await deps.redis.ping();
+      } catch {
+        return reply.status(503).send({ status: 'redis_unreachable' });
+      }
+    }
+    return { status: 'ready' };
   });
 }

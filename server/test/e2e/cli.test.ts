@@ -130,6 +130,7 @@ for (const databaseKind of databaseKinds) {
     test('bad arguments end with one clear message and a non-zero exit', async () => {
       const cases: Array<[readonly string[], RegExp, number]> = [
         [['user', 'create', '--email', 'x@example.com'], /missing --password/, 2],
+        [['migrate', 'now'], /migrate takes no arguments, got "now"/, 2],
         [['balance', 'credit', '--email', 'op@example.com', '--usd=-5', '--reason', 'r'], /positive amount/, 2],
         [['balance', 'credit', '--email', 'op@example.com', '--usd', 'ten', '--reason', 'r'], /positive amount/, 2],
         [

@@ -92,10 +92,11 @@ describe('npm start', () => {
 
   const assertDrainedAndGone = async (npm: GatewayProcess, processes: readonly number[], text: string) => {
     assert.ok(text.trimEnd().endsWith('data: [DONE]'), 'the in-flight stream ran to its end after SIGTERM');
-    const exit = await npm.exited;
+    const exit = await npm.processExited;
     assert.deepEqual(exit, { code: 0, signal: null }, npm.output());
-    assert.match(npm.output(), /"signal":"SIGTERM".*shutting down/);
     for (const pid of processes) assert.equal(isProcessAlive(pid), false, `process ${pid} was left running`);
+    await npm.exited;
+    assert.match(npm.output(), /"signal":"SIGTERM".*shutting down/);
   };
 
   test('SIGTERM to npm drains the in-flight stream, then the gateway and npm exit 0', async () => {

@@ -7,9 +7,13 @@ export type GatewayProcess = {
   url: () => string | undefined;
   /** Everything written to stdout and stderr so far. */
   output: () => string;
-  /** Resolves when the process exits. */
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Resolves when the process has exited and all its output has been read. */
+  exited: Promise<ProcessExit>;
+  /** Resolves when the process exits, even while a process it left behind still holds its output pipes. */
+  processExited: Promise<ProcessExit>;
 };
+
+export type ProcessExit = { code: number | null; signal: NodeJS.Signals | null };
 
 export const mainPath = new URL('../../src/main.ts', import.meta.url).pathname;
 
@@ -29,7 +33,10 @@ export function spawnGatewayProcess(input: {
   let output = '';
   child.stdout?.on('data', (data: Buffer) => (output += data.toString()));
   child.stderr?.on('data', (data: Buffer) => (output += data.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+  const exited = new Promise<ProcessExit>((resolve) =>
+    child.once('close', (code, signal) => resolve({ code, signal })),
+  );
+  const processExited = new Promise<ProcessExit>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
   return {
@@ -37,6 +44,7 @@ export function spawnGatewayProcess(input: {
     url: () => /gateway listening on (http:\/\/[^\s]+)/.exec(output)?.[1],
     output: () => output,
     exited,
+    processExited,
   };
 }
 
