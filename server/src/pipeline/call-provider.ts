@@ -7,7 +7,12 @@ import { UpstreamError } from '../errors/upstream-error.ts';
 import { UpstreamTimeoutError } from '../errors/upstream-timeout-error.ts';
 import type { ChatChunk, ChatCompletion } from '../openai-api/chat-completion.ts';
 import type { ChatRequest } from '../openai-api/chat-request.ts';
-import { UpstreamFailureError, type UpstreamFailure } from '../providers/provider-adapter.ts';
+import {
+  UpstreamFailureError,
+  type ProviderAdapter,
+  type UpstreamFailure,
+  type UpstreamHttpRequest,
+} from '../providers/provider-adapter.ts';
 import { getProviderAdapter } from '../providers/registry.ts';
 import { parseSse } from '../providers/shared/parse-sse.ts';
 import { postJson } from '../providers/shared/post-json.ts';
@@ -47,7 +52,12 @@ export type CallProviderInput = {
   requestId: string;
   createdUnixSeconds: number;
   /** The calling account: it may use the routes reserved for it, and scopes conversation affinity. */
-  userId?: string;
+  userId: string;
+  /**
+   * The adapter for a route when the caller speaks another of the vendor's APIs (`/v1/responses` uses OpenAI's own
+   * Responses API on OpenAI routes); undefined: the route's chat adapter.
+   */
+  adapterFor?: (route: Route) => ProviderAdapter | undefined;
 };
 
 const maxErrorBodyBytes = 64 * 1024;
@@ -62,7 +72,7 @@ const maxErrorBodyBytes = 64 * 1024;
 export async function callProvider(deps: CallProviderDeps, input: CallProviderInput): Promise<ProviderCall> {
   const routing = deps.routing;
   const order = routing
-    ? routing.order({ routes: input.routes, userId: input.userId ?? '', request: input.request })
+    ? routing.order({ routes: input.routes, userId: input.userId, request: input.request })
     : { ordered: [...input.routes], unavailable: [] };
   // Without routing (unit tests of other stages) there is no clock, no deadline and no budget.
   const nowMs = () => routing?.clock.nowMs() ?? 0;
@@ -96,8 +106,8 @@ export async function callProvider(deps: CallProviderDeps, input: CallProviderIn
       deps.onAttemptFailed?.(route, error.failure);
     }
   }
-  if (attemptCount === 0) throw toNoRouteError(input.model, order.unavailable, nowMs());
-  throw toExhaustedError(lastFailure, attemptCount);
+  if (attemptCount === 0) throw toNoRouteError(input.model, order, nowMs());
+  throw toExhaustedError(lastFailure);
 }
 
 type RouteAnswer =
@@ -108,9 +118,8 @@ async function callRoute(
   deps: CallProviderDeps,
   call: { route: Route; input: CallProviderInput; attempt: TrackedAttempt | undefined; remainingMs: number },
 ): Promise<RouteAnswer> {
-  const { route, input, attempt } = call;
-  const adapter = getProviderAdapter(route.provider);
-  const httpRequest = adapter.buildRequest({
+  const { route, input } = call;
+  const httpRequest = (input.adapterFor?.(route) ?? getProviderAdapter(route.provider)).buildRequest({
     request: input.request,
     target: {
       baseUrl: route.baseUrl,
@@ -122,12 +131,44 @@ async function callRoute(
     isStreaming: input.isStreaming,
   });
   const timeouts = routeTimeouts(route, { isStreaming: input.isStreaming, remainingMs: call.remainingMs });
+  // The first-byte timeout (already cut to the deadline) runs until a stream's first chunk, not just its headers: a
+  // vendor that answers 200 and then stays silent is failed over like one that never answers.
+  const attemptController = new AbortController();
+  const firstByteTimer = input.isStreaming
+    ? setTimeout(() => attemptController.abort(createFirstByteTimeoutError()), timeouts.firstByteTimeoutMs)
+    : undefined;
+  try {
+    return await requestRoute(deps, {
+      ...call,
+      httpRequest,
+      timeouts,
+      signal: AbortSignal.any([input.signal, attemptController.signal]),
+    });
+  } finally {
+    clearTimeout(firstByteTimer);
+  }
+}
+
+/** One attempt over HTTP: the completion, or a stream whose first chunk has arrived. */
+async function requestRoute(
+  deps: CallProviderDeps,
+  call: {
+    route: Route;
+    input: CallProviderInput;
+    attempt: TrackedAttempt | undefined;
+    httpRequest: UpstreamHttpRequest;
+    timeouts: UpstreamTimeouts;
+    signal: AbortSignal;
+  },
+): Promise<RouteAnswer> {
+  const { route, input, attempt, timeouts } = call;
+  const adapter = input.adapterFor?.(route) ?? getProviderAdapter(route.provider);
   const response = await postJson({
-    request: httpRequest,
+    request: call.httpRequest,
     dispatcher: route.timeouts?.connectTimeoutMs
       ? (deps.dispatcherFor?.(timeouts.connectTimeoutMs) ?? deps.dispatcher)
       : deps.dispatcher,
-    signal: input.signal,
+    signal: call.signal,
     timeouts,
   });
   if (response.status < 200 || response.status > 299) {
@@ -157,6 +198,15 @@ async function callRoute(
   return { kind: 'stream', firstChunk: first.done ? undefined : first.value, chunks: tracked };
 }
 
+function createFirstByteTimeoutError(): UpstreamFailureError {
+  return new UpstreamFailureError({
+    kind: 'retryable',
+    status: 504,
+    message: 'The upstream provider did not start its answer in time.',
+    vendorCode: 'first_byte_timeout',
+  });
+}
+
 /** The route's own timeouts over the defaults; the wait for the first byte never outlasts the request's deadline. */
 function routeTimeouts(route: Route, input: { isStreaming: boolean; remainingMs: number }): UpstreamTimeouts {
   const timeouts = { ...defaultUpstreamTimeouts({ isStreaming: input.isStreaming }), ...route.timeouts };
@@ -170,8 +220,9 @@ function toRequestError(failure: UpstreamFailure): GatewayError {
   });
 }
 
-function toExhaustedError(failure: UpstreamFailure | undefined, attemptCount: number): GatewayError {
-  const tried = attemptCount === 1 ? 'The upstream provider' : `All ${attemptCount} upstream routes`;
+function toExhaustedError(failure: UpstreamFailure | undefined): GatewayError {
+  // Never the number of routes tried: the client learns nothing of the routes behind a model.
+  const tried = 'The upstream provider';
   if (failure?.status === 504) {
     return new UpstreamTimeoutError(`${tried} did not answer in time. Please retry.`);
   }
@@ -181,12 +232,22 @@ function toExhaustedError(failure: UpstreamFailure | undefined, attemptCount: nu
   });
 }
 
-/** Every route is resting (open breaker, Retry-After) or full: fail fast, saying when one is expected back. */
+/**
+ * No route could be tried. When every route is resting (open breaker, Retry-After) or full: fail fast, saying when one
+ * is expected back.
+ */
 function toNoRouteError(
   model: CatalogModel,
-  unavailable: readonly { view: RouteHealthView }[],
+  order: { ordered: readonly unknown[]; unavailable: readonly { view: RouteHealthView }[] },
   nowMs: number,
 ): GatewayError {
+  const { unavailable } = order;
+  // Every route is reserved for other accounts: none will come back for this one.
+  if (order.ordered.length === 0 && unavailable.length === 0) {
+    return new UpstreamError(`No upstream is available for the model \`${model.id}\` right now.`, {
+      code: 'no_route_available',
+    });
+  }
   const backAtMs = unavailable
     .map(({ view }) => view.coolingUntilMs ?? view.probeAtMs)
     .filter((at): at is number => at !== undefined && at > nowMs);

@@ -16,7 +16,7 @@ const encoder = new TextEncoder();
 
 /**
  * Forwards chunks to the client as they arrive (no buffering), with the requested model id, one stable id and
- * `created`. Usage is taken off the stream and kept: it is sent after settlement, with the cost, and only if the
+ * `created`. While the client's buffer is full the upstream is not read, so TCP flow control slows it down. Usage is taken off the stream and kept: it is sent after settlement, with the cost, and only if the
  * client asked for it. Returns when the upstream ends, or with `error` set when it breaks mid-stream.
  */
 export async function relayStream(input: {
@@ -53,7 +53,8 @@ export async function relayStream(input: {
         result.deliveredTextBytes += bytes;
       }
       const { usage: _usage, ...withoutUsage } = chunk;
-      input.sink.sendChunk({ ...withoutUsage, ...input.identity });
+      // Backpressure: the next upstream chunk is pulled only once the client can take it (no promise when it can).
+      if (!input.sink.sendChunk({ ...withoutUsage, ...input.identity })) await input.sink.waitForDrain();
     }
     try {
       const next = await input.chunks.next();

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { sumLedgerAccount, userLedgerAccount } from '../../src/db/ledger.ts';
 import { findUsageRecord } from '../../src/db/usage-records.ts';
@@ -7,6 +7,7 @@ import { findUserById } from '../../src/db/users.ts';
 import { microsToUsd } from '../../src/lib/money.ts';
 import { databaseKinds } from '../support/test-databases.ts';
 import { startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
+import { assertLedgerBalanced } from '../support/assert-ledger-balanced.ts';
 
 type Sdk = OpenAI;
 const usageCost = (usage: unknown) => (usage as { cost: number }).cost;
@@ -20,6 +21,7 @@ for (const databaseKind of databaseKinds) {
       gateway = await startTestGateway({ databaseKind, logStream: { write: (line) => logLines.push(line) } });
     });
     after(() => gateway.close());
+    afterEach(() => assertLedgerBalanced(gateway.gateway.database.db));
 
     const db = () => gateway.gateway.database.db;
     const balanceOf = (userId: string) => sumLedgerAccount(db(), userLedgerAccount(userId));
@@ -163,6 +165,12 @@ for (const databaseKind of databaseKinds) {
     test('a client that leaves mid-stream stops the upstream and pays only for what it received', async () => {
       const { client, userId } = await newClient();
       const before = await balanceOf(userId);
+      const simulatorStats = async () =>
+        (await (await fetch(`${gateway.gateway.simulator?.url}/_sim/stats`)).json()) as {
+          openStreams: number;
+          abortedStreams: number;
+        };
+      const statsBefore = await simulatorStats();
       const controller = new AbortController();
       const stream = await client.chat.completions.create(
         {
@@ -184,6 +192,13 @@ for (const databaseKind of databaseKinds) {
         assert.ok(error instanceof OpenAI.APIUserAbortError, String(error));
       }
       assert.ok(received >= 5 && received < 100, `${received} chunks before the stream stopped`);
+      let statsAfter = await simulatorStats();
+      for (let wait = 0; wait < 100 && statsAfter.abortedStreams === statsBefore.abortedStreams; wait += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        statsAfter = await simulatorStats();
+      }
+      assert.equal(statsAfter.abortedStreams, statsBefore.abortedStreams + 1, 'the upstream stream was aborted');
+      assert.equal(statsAfter.openStreams, statsBefore.openStreams, 'and is no longer open');
       const requestId = id.replace(/^chatcmpl-/, '');
       let record = await findUsageRecord(db(), requestId);
       for (let wait = 0; wait < 100 && !record; wait += 1) {

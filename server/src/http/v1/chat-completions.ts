@@ -2,12 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { InternalError } from '../../errors/internal-error.ts';
 import type { RateLimiter } from '../../limits/rate-limiter.ts';
 import type { ChatChunk, ChatCompletion } from '../../openai-api/chat-completion.ts';
-import { authenticate, type AuthenticateDeps } from '../../pipeline/authenticate.ts';
+import { authenticate, type AuthenticateDeps, type Caller } from '../../pipeline/authenticate.ts';
 import type { ChatSink } from '../../pipeline/chat-sink.ts';
 import { checkRateLimit } from '../../pipeline/check-rate-limit.ts';
 import { runChatCompletion, type ChatCompletionDeps } from '../../pipeline/run-chat-completion.ts';
 import { readAuthHeaders } from '../read-auth-headers.ts';
-import { createSseResponse, type SseResponse } from '../sse-response.ts';
+import { createEventStreamReply } from '../create-event-stream-reply.ts';
+import { gatewayRouteHeader } from '../gateway-route-header.ts';
+import type { SseResponse } from '../sse-response.ts';
 import { toErrorBody, toGatewayError } from '../write-error.ts';
 
 export type ChatCompletionsRouteDeps = AuthenticateDeps &
@@ -22,7 +24,7 @@ export function registerChatCompletionRoutes(app: FastifyInstance, deps: ChatCom
   app.post('/v1/chat/completions', async (request, reply) => {
     const caller = await authenticate(deps, readAuthHeaders(request));
     reply.headers(await checkRateLimit(deps, caller));
-    const sink = createHttpChatSink(request, reply, deps.keepAliveIntervalMs);
+    const sink = createHttpChatSink({ request, reply, caller, keepAliveIntervalMs: deps.keepAliveIntervalMs });
     try {
       await runChatCompletion(deps, { caller, body: request.body, requestId: request.id, sink: sink.sink });
     } catch (error) {
@@ -41,30 +43,27 @@ export function registerChatCompletionRoutes(app: FastifyInstance, deps: ChatCom
 }
 
 /** The ChatSink over a Fastify reply: JSON for a completion, server-sent events (on the raw socket) for a stream. */
-function createHttpChatSink(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  keepAliveIntervalMs: number,
-): { sink: ChatSink; stream: SseResponse; completion: () => ChatCompletion | undefined } {
-  const controller = new AbortController();
-  reply.raw.on('close', () => {
-    if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the connection.'));
-  });
+function createHttpChatSink(input: {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  caller: Caller;
+  keepAliveIntervalMs: number;
+}): { sink: ChatSink; stream: SseResponse; completion: () => ChatCompletion | undefined } {
+  const { request, reply } = input;
+  const events = createEventStreamReply(reply, input.keepAliveIntervalMs);
+  const { stream } = events;
   let completion: ChatCompletion | undefined;
-  const stream = createSseResponse({ response: reply.raw, headers: {}, keepAliveIntervalMs });
   const sink: ChatSink = {
-    signal: controller.signal,
-    sendCompletion: (value) => {
+    signal: events.signal,
+    setHeaders: (headers) => void reply.headers(headers),
+    sendCompletion: (value, origin) => {
+      reply.headers(gatewayRouteHeader(input.caller, origin.routeId));
       completion = value;
     },
-    startStream: () => {
-      reply.hijack();
-      for (const [name, value] of Object.entries(reply.getHeaders())) {
-        if (value !== undefined) reply.raw.setHeader(name, value);
-      }
-      stream.start();
-    },
+    awaitStream: events.openWhenSilent,
+    startStream: (origin) => events.open(gatewayRouteHeader(input.caller, origin.routeId)),
     sendChunk: (chunk: ChatChunk) => stream.writeData(JSON.stringify(chunk)),
+    waitForDrain: stream.waitForDrain,
     sendStreamError: (error) => {
       request.log.warn({ code: error.code, status: error.status }, 'stream ended with an error');
       stream.writeData(JSON.stringify(toErrorBody(error)));

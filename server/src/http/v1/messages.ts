@@ -9,13 +9,15 @@ import { estimateDeliveredUsage } from '../../billing/estimate-delivered-usage.t
 import { InternalError } from '../../errors/internal-error.ts';
 import type { ChatRequest } from '../../openai-api/chat-request.ts';
 import { parseWireRequest } from '../../openai-api/parse-request.ts';
-import { authenticate } from '../../pipeline/authenticate.ts';
+import { authenticate, type Caller } from '../../pipeline/authenticate.ts';
 import type { ChatSink } from '../../pipeline/chat-sink.ts';
 import { checkRateLimit } from '../../pipeline/check-rate-limit.ts';
 import { measureChatRequest } from '../../pipeline/measure-chat-request.ts';
 import { runChatCompletion } from '../../pipeline/run-chat-completion.ts';
 import { readAuthHeaders } from '../read-auth-headers.ts';
-import { createSseResponse, type SseResponse } from '../sse-response.ts';
+import { createEventStreamReply } from '../create-event-stream-reply.ts';
+import { gatewayRouteHeader } from '../gateway-route-header.ts';
+import type { SseResponse } from '../sse-response.ts';
 import { toGatewayError, writeError } from '../write-error.ts';
 import type { ChatCompletionsRouteDeps } from './chat-completions.ts';
 
@@ -43,6 +45,7 @@ export function registerMessagesRoutes(app: FastifyInstance, deps: ChatCompletio
       const sink = createHttpMessageSink({
         request,
         reply,
+        caller,
         keepAliveIntervalMs: deps.keepAliveIntervalMs,
         stream: createMessageStreamConverter({ ...identity, estimatedInputTokens: estimateInputTokens(chatRequest) }),
         identity,
@@ -69,38 +72,38 @@ export function registerMessagesRoutes(app: FastifyInstance, deps: ChatCompletio
 function createHttpMessageSink(input: {
   request: FastifyRequest;
   reply: FastifyReply;
+  caller: Caller;
   keepAliveIntervalMs: number;
   stream: ReturnType<typeof createMessageStreamConverter>;
   identity: { id: string; model: string };
 }): { sink: ChatSink; stream: SseResponse; message: () => Message | undefined } {
   const { request, reply } = input;
-  const controller = new AbortController();
-  reply.raw.on('close', () => {
-    if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the connection.'));
-  });
+  const events = createEventStreamReply(reply, input.keepAliveIntervalMs);
+  const { stream } = events;
   let message: Message | undefined;
-  const stream = createSseResponse({
-    response: reply.raw,
-    headers: {},
-    keepAliveIntervalMs: input.keepAliveIntervalMs,
-  });
-  const writeEvents = (events: readonly StreamEvent[]) => {
-    for (const event of events) stream.writeEvent(event.type, JSON.stringify(event));
+  /** False when one of the events found the socket's buffer full. */
+  const writeEvents = (streamEvents: readonly StreamEvent[]): boolean => {
+    let isBelowHighWaterMark = true;
+    for (const event of streamEvents) {
+      isBelowHighWaterMark = stream.writeEvent(event.type, JSON.stringify(event)) && isBelowHighWaterMark;
+    }
+    return isBelowHighWaterMark;
   };
   const sink: ChatSink = {
-    signal: controller.signal,
-    sendCompletion: (completion) => {
+    signal: events.signal,
+    setHeaders: (headers) => void reply.headers(headers),
+    sendCompletion: (completion, origin) => {
+      reply.headers(gatewayRouteHeader(input.caller, origin.routeId));
       message = convertChatCompletion(completion, input.identity);
     },
-    startStream: () => {
-      reply.hijack();
-      for (const [name, value] of Object.entries(reply.getHeaders())) {
-        if (value !== undefined) reply.raw.setHeader(name, value);
-      }
-      stream.start();
+    // Keep-alives before `message_start` are SSE comments, which Anthropic's SDKs skip like any SSE parser.
+    awaitStream: events.openWhenSilent,
+    startStream: (origin) => {
+      events.open(gatewayRouteHeader(input.caller, origin.routeId));
       writeEvents(input.stream.start());
     },
     sendChunk: (chunk) => writeEvents(input.stream.convertChunk(chunk)),
+    waitForDrain: stream.waitForDrain,
     sendStreamError: (error) => {
       request.log.warn({ code: error.code, status: error.status }, 'message stream ended with an error');
       writeEvents([convertError(error, request.id)]);

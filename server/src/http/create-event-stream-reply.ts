@@ -1,0 +1,44 @@
+import type { FastifyReply } from 'fastify';
+import { createSseResponse, type SseResponse } from './sse-response.ts';
+
+/** A Fastify reply that may turn into a server-sent event stream, and notices when the client leaves. */
+export type EventStreamReply = {
+  stream: SseResponse;
+  /** Aborted when the client closes the connection before the answer is complete. */
+  signal: AbortSignal;
+  /** Takes the raw socket from Fastify and sends the stream's headers: the reply's own plus `headers`. Idempotent. */
+  open: (headers: Record<string, string>) => void;
+  /**
+   * Opens the stream (without extra headers) once `keepAliveIntervalMs` pass without `open`, so keep-alives flow while
+   * the upstream is silent before its first chunk. Returns the function that cancels the pending opening.
+   */
+  openWhenSilent: () => () => void;
+};
+
+export function createEventStreamReply(reply: FastifyReply, keepAliveIntervalMs: number): EventStreamReply {
+  const controller = new AbortController();
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the connection.'));
+  });
+  const stream = createSseResponse({ response: reply.raw, headers: {}, keepAliveIntervalMs });
+  const open = (headers: Record<string, string>) => {
+    if (stream.isStarted) return;
+    reply.hijack();
+    for (const [name, value] of Object.entries(reply.getHeaders())) {
+      if (value !== undefined) reply.raw.setHeader(name, value);
+    }
+    for (const [name, value] of Object.entries(headers)) reply.raw.setHeader(name, value);
+    stream.start();
+  };
+  return {
+    stream,
+    signal: controller.signal,
+    open,
+    openWhenSilent: () => {
+      const timer = setTimeout(() => {
+        if (!controller.signal.aborted) open({});
+      }, keepAliveIntervalMs);
+      return () => clearTimeout(timer);
+    },
+  };
+}

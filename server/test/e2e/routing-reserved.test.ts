@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import OpenAI from 'openai';
+import { startRoutingFixture, type RoutingFixture } from '../support/routing-fixture.ts';
+
+const ask = [{ role: 'user' as const, content: 'Name three rivers.' }];
+
+/** Issue 6 item 1: a route reserved for accounts (a dedicated channel) serves them, and only them. */
+describe('routes reserved for an account', () => {
+  let fixture: RoutingFixture;
+  let owner: OpenAI;
+  let ownerId: string;
+  let other: OpenAI;
+
+  before(async () => {
+    fixture = await startRoutingFixture();
+    const newClient = async () => {
+      const user = await fixture.gateway.createUserWithKey({ balanceMicros: 10_000_000 });
+      return {
+        id: user.userId,
+        client: new OpenAI({ apiKey: user.key, baseURL: `${fixture.gateway.url}/v1`, maxRetries: 0 }),
+      };
+    };
+    ({ id: ownerId, client: owner } = await newClient());
+    ({ client: other } = await newClient());
+  });
+  after(() => fixture.close());
+
+  test('the owner is served by its reserved route; other accounts never are', async () => {
+    const shared = await fixture.addRoute({ model: 'gpt-4o', priority: 1, base_url: fixture.openAiBase() });
+    const reserved = await fixture.addRoute({
+      model: 'gpt-4o',
+      priority: 50,
+      base_url: fixture.openAiBase(),
+      reserved_for: [ownerId],
+    });
+    for (let call = 0; call < 4; call += 1) {
+      const mine = await owner.chat.completions.create({ model: 'gpt-4o', messages: ask });
+      assert.equal(await fixture.routeOf(mine.id), reserved.id, 'the owner prefers its dedicated channel');
+      const theirs = await other.chat.completions.create({ model: 'gpt-4o', messages: ask });
+      assert.equal(await fixture.routeOf(theirs.id), shared.id, 'another account never uses it');
+    }
+    const stream = await owner.chat.completions.create({ model: 'gpt-4o', messages: ask, stream: true });
+    let id = '';
+    for await (const chunk of stream) id = chunk.id;
+    assert.equal(await fixture.routeOf(id), reserved.id, 'streamed too');
+  });
+
+  test('a model whose only route is reserved answers its owner and gives others the no-route error', async () => {
+    const reserved = await fixture.addRoute({
+      model: 'gpt-4.1',
+      base_url: fixture.openAiBase(),
+      reserved_for: [ownerId],
+    });
+    const mine = await owner.chat.completions.create({ model: 'gpt-4.1', messages: ask });
+    assert.equal(mine.model, 'gpt-4.1');
+    assert.equal(await fixture.routeOf(mine.id), reserved.id);
+    const upstreamBefore = await fixture.upstreamRequests();
+    const refusal = await other.chat.completions.create({ model: 'gpt-4.1', messages: ask }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.ok(refusal instanceof OpenAI.APIError, String(refusal));
+    assert.equal(refusal.status, 502);
+    assert.equal(refusal.code, 'no_route_available');
+    assert.equal(refusal.headers?.get('retry-after') ?? null, null, 'no promise of a retry: the route is not theirs');
+    assert.equal(await fixture.upstreamRequests(), upstreamBefore, 'no upstream call');
+  });
+});
