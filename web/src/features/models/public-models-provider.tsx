@@ -29,8 +29,9 @@ export function PublicModelsProvider(props: { children: ReactNode }) {
     return () => controller.abort();
   }, [attempt]);
 
+  // A loaded list stays on screen while the fresh one loads, so forms below it (the operator's) are not torn down.
   const reload = useCallback(() => {
-    setState({ status: 'loading' });
+    setState((current) => (current.status === 'ready' ? current : { status: 'loading' }));
     setAttempt((count) => count + 1);
   }, []);
 
@@ -38,7 +39,7 @@ export function PublicModelsProvider(props: { children: ReactNode }) {
   return <PublicModelsContext value={value}>{props.children}</PublicModelsContext>;
 }
 
-/** The public price list's loading state, and `reload` to try again after an error. */
+/** The public price list's loading state, and `reload` to fetch it again (after an error, or a price change). */
 export function usePublicModels(): PublicModels {
   const publicModels = use(PublicModelsContext);
   if (!publicModels) throw new Error('usePublicModels needs a <PublicModelsProvider> above it');

@@ -1,5 +1,6 @@
 import {
   balanceAdjustmentSchema,
+  imagePriceTierListSchema,
   operatorUsagePageSchema,
   operatorUserListSchema,
   operatorUserSchema,
@@ -8,6 +9,8 @@ import {
   revenueReportSchema,
   type BalanceAdjustment,
   type BalanceAdjustmentRequest,
+  type ImagePriceTierList,
+  type ImagePriceTierRequest,
   type ModelPriceRequest,
   type OperatorUsagePage,
   type OperatorUser,
@@ -58,6 +61,26 @@ export const setModelPrice = (modelId: string, request: ModelPriceRequest): Prom
 
 export const listPriceHistory = (modelId: string, options: RequestOptions = {}): Promise<PriceChangeList> =>
   getJson(`/api/operator/models/${encodeURIComponent(modelId)}/prices`, priceChangeListSchema, options);
+
+const imageTiersPath = (modelId: string) => `/api/operator/models/${encodeURIComponent(modelId)}/image-tiers`;
+
+export const listImageTiers = (modelId: string, options: RequestOptions = {}): Promise<ImagePriceTierList> =>
+  getJson(imageTiersPath(modelId), imagePriceTierListSchema, options);
+
+export const setImageTier = (modelId: string, request: ImagePriceTierRequest): Promise<ImagePriceTierList> =>
+  sendJson(imageTiersPath(modelId), imagePriceTierListSchema, { method: 'POST', body: request });
+
+/** Removes the tier of that quality and size (null: the tier matching any). */
+export const removeImageTier = (
+  modelId: string,
+  tier: { quality: string | null; size: string | null },
+): Promise<ImagePriceTierList> => {
+  const query = new URLSearchParams();
+  if (tier.quality !== null) query.set('quality', tier.quality);
+  if (tier.size !== null) query.set('size', tier.size);
+  const search = query.size > 0 ? `?${query.toString()}` : '';
+  return sendJson(`${imageTiersPath(modelId)}${search}`, imagePriceTierListSchema, { method: 'DELETE' });
+};
 
 export const listPlans = (options: RequestOptions = {}): Promise<SubscriptionPlanList> =>
   getJson('/api/operator/plans', subscriptionPlanListSchema, options);

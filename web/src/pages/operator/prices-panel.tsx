@@ -6,6 +6,7 @@ import { formatDateTime } from '../../lib/format-date.ts';
 import { setModelPrice } from './operator-api.ts';
 import { useOperatorMessages } from './operator-messages.ts';
 import { parseUsdMicros } from './parse-usd-micros.ts';
+import { ImageTiersEditor } from './image-tiers-editor.tsx';
 import { PriceHistoryTable } from './price-history-table.tsx';
 
 /**
@@ -54,6 +55,9 @@ export function PricesPanel() {
           reload();
         }}
       />
+      {model.kind === 'image' && model.usd_per_request !== null && (
+        <ImageTiersEditor key={`${model.id}-${model.price_effective_at}`} modelId={model.id} onChanged={reload} />
+      )}
       <PriceHistoryTable modelId={model.id} isImage={model.kind === 'image'} refreshKey={model.price_effective_at} />
     </section>
   );
