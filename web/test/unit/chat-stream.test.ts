@@ -6,6 +6,7 @@ import {
   type ConversationBody,
 } from '../../src/features/chat/conversations/conversation-body.ts';
 import { readSse } from '../../src/features/chat/streaming/read-sse.ts';
+import { streamWebSearch } from '../../src/features/chat/streaming/stream-web-search.ts';
 import { checkNewPassword } from '../../src/features/auth/check-password.ts';
 
 function streamOf(parts: string[]): ReadableStream<Uint8Array> {
@@ -30,6 +31,39 @@ test('server-sent events are read across chunk boundaries; comments are skipped'
     { event: 'done', data: 'x\ny' },
     { event: undefined, data: '[DONE]' },
   ]);
+});
+
+test('a web-search answer keeps only http(s) citations: javascript:, data: and relative links never become links', async (t) => {
+  const annotation = (url: string) => ({
+    type: 'response.output_text.annotation.added',
+    annotation: { type: 'url_citation', url, title: url, start_index: 0, end_index: 1 },
+  });
+  const events = [
+    { type: 'response.output_text.delta', delta: 'An answer.' },
+    annotation('javascript:alert(document.cookie)'),
+    annotation('https://example.com/a'),
+    annotation('data:text/html,<script>alert(1)</script>'),
+    annotation('/relative/path'),
+    annotation('HTTP://Example.org/b'),
+    annotation('https://example.com/a'),
+    annotation('ftp://files.example.com/c'),
+    { type: 'response.completed', response: { usage: { input_tokens: 5, output_tokens: 3, cost: 0.000012 } } },
+  ];
+  const body = events.map((event) => `data: ${JSON.stringify(event)}\n\n`);
+  // The page's fetch, answered with the Responses stream (the unit runs outside a browser, without a gateway).
+  t.mock.method(globalThis, 'fetch', async () => new Response(streamOf(body), { status: 200 }));
+  const outcome = await streamWebSearch({
+    apiKey: 'sk-test',
+    model: 'gpt-4.1',
+    messages: [{ role: 'user', content: 'Search' }],
+    signal: new AbortController().signal,
+    onText: () => undefined,
+  });
+  assert.equal(outcome.status, 'complete');
+  assert.deepEqual(
+    outcome.citations.map((citation) => citation.url),
+    ['https://example.com/a', 'HTTP://Example.org/b'],
+  );
 });
 
 test('a conversation’s total adds exact micro-dollars; a merge keeps every message of both copies', () => {

@@ -4,6 +4,7 @@ import { formatUsd } from '../../lib/format-usd.ts';
 import { CopyButton } from '../../ui/copy-button.tsx';
 import type { ChatMessage } from './conversations/conversation-body.ts';
 import { MarkdownView } from './markdown/markdown-view.tsx';
+import { isWebUrl } from './streaming/is-web-url.ts';
 
 /**
  * One message. Answers render as Markdown, with their sources as numbered links, how they ended (stopped,
@@ -32,9 +33,14 @@ export function MessageView(props: { message: ChatMessage; isStreaming?: boolean
           <ol>
             {message.citations.map((citation) => (
               <li key={citation.url}>
-                <a href={citation.url} target="_blank" rel="noopener noreferrer nofollow" data-citation>
-                  {citation.title || citation.url}
-                </a>
+                {isWebUrl(citation.url) ? (
+                  <a href={citation.url} target="_blank" rel="noopener noreferrer nofollow" data-citation>
+                    {citation.title || citation.url}
+                  </a>
+                ) : (
+                  // A history saved before links were checked may hold another scheme: shown, never followed.
+                  <span>{citation.title || citation.url}</span>
+                )}
                 <span className="message__source-host">{hostOf(citation.url)}</span>
               </li>
             ))}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApiError } from '../../../api/api-client.ts';
 import { parseJsonOrUndefined } from './parse-json.ts';
+import { isWebUrl } from './is-web-url.ts';
 import { readSse } from './read-sse.ts';
 import { endedEarly, startStream, type StreamInput, type StreamOutcome } from './stream-outcome.ts';
 
@@ -24,7 +25,8 @@ const eventSchema = z.discriminatedUnion('type', [
 
 /**
  * Streams `/v1/responses` with the `web_search` tool. The answer's `url_citation` annotations become the numbered
- * sources under it (each URL once, in order of first citation); `usage.cost` comes with `response.completed`.
+ * sources under it (each URL once, in order of first citation; only `http(s)` addresses, anything else is dropped);
+ * `usage.cost` comes with `response.completed`.
  */
 export async function streamWebSearch(input: StreamInput): Promise<StreamOutcome> {
   const started = await startStream('/v1/responses', {
@@ -54,7 +56,8 @@ export async function streamWebSearch(input: StreamInput): Promise<StreamOutcome
           break;
         case 'response.output_text.annotation.added': {
           const citation = citationSchema.safeParse(event.annotation);
-          if (citation.success && !outcome.citations.some((known) => known.url === citation.data.url)) {
+          const isNew = citation.success && !outcome.citations.some((known) => known.url === citation.data.url);
+          if (citation.success && isNew && isWebUrl(citation.data.url)) {
             outcome.citations.push({ url: citation.data.url, title: citation.data.title });
           }
           break;
