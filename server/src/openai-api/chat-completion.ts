@@ -14,12 +14,6 @@ export type Usage = {
 
 export type ToolCall = { id: string; type: 'function'; function: { name: string; arguments: string } };
 
-/** A web citation on answer text (search models); offsets are character offsets into `content`. */
-export type UrlCitation = {
-  type: 'url_citation';
-  url_citation: { url: string; title: string; start_index: number; end_index: number };
-};
-
 export type TokenLogprob = {
   token: string;
   logprob: number;
@@ -37,7 +31,6 @@ export type AssistantMessage = {
   tool_calls?: ToolCall[];
   /** Reasoning text some vendors return (DeepSeek, xAI, vLLM); passed on as-is. */
   reasoning_content?: string;
-  annotations?: UrlCitation[];
 };
 
 export type ChatCompletion = {
@@ -68,7 +61,6 @@ export type ChunkDelta = {
   refusal?: string | null;
   tool_calls?: ToolCallDelta[];
   reasoning_content?: string;
-  annotations?: UrlCitation[];
 };
 
 export type ChatChunk = {

@@ -131,6 +131,15 @@ export const chatRequestSchema = z
   .superRefine((request, context) => {
     const problem = findUnansweredToolMessage(request.messages);
     if (problem) context.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+    // Chat answers carry no citations and the gateway bills no vendor search fee: search lives in /v1/responses.
+    if (request['web_search_options'] !== undefined && request['web_search_options'] !== null) {
+      context.addIssue({
+        code: 'custom',
+        path: ['web_search_options'],
+        message:
+          'web search is not available on /v1/chat/completions. For answers with sources, use POST /v1/responses with tools: [{"type": "web_search"}]',
+      });
+    }
   });
 
 /**

@@ -109,7 +109,7 @@ describe('Brave, Tavily and Exa through the gateway', () => {
           assert.deepEqual(schemas.problemsOf(responseSchema, response), []);
           const [searchCall] = searchCallsOf(response);
           assert.ok(searchCall?.status === 'completed' && searchCall.action.type === 'search');
-          const urls = await engineResultUrls(search, engine, searchCall.action.query);
+          const urls = await engineResultUrls(search, engine, searchCall.action.query ?? '');
           const citations = citationsOf(response);
           assert.ok(citations.length > 0, 'the answer cites');
           for (const citation of citations) assert.ok(urls.has(citation.url), `${citation.url} came from ${engine}`);

@@ -1,6 +1,6 @@
-import type { ChoiceLogprobs, UrlCitation } from '../../openai-api/chat-completion.ts';
+import type { ChoiceLogprobs } from '../../openai-api/chat-completion.ts';
 import type { DialectQuirks, ReasoningField } from './dialect-quirks.ts';
-import { openAiUrlCitationSchema, type OpenAiLogprobs } from './openai-api.ts';
+import type { OpenAiLogprobs } from './openai-api.ts';
 
 /** The reasoning text of a message or delta, from the first field the vendor uses. */
 export function readReasoning(
@@ -12,14 +12,6 @@ export function readReasoning(
     if (typeof text === 'string' && text !== '') return text;
   }
   return '';
-}
-
-/** `url_citation` annotations (search models, OpenRouter's web plugin); other annotation types are not part of Chat. */
-export function readAnnotations(annotations: readonly unknown[] | null | undefined): UrlCitation[] {
-  return (annotations ?? []).flatMap((annotation) => {
-    const parsed = openAiUrlCitationSchema.safeParse(annotation);
-    return parsed.success ? [parsed.data] : [];
-  });
 }
 
 export function convertLogprobs(logprobs: OpenAiLogprobs | null | undefined): ChoiceLogprobs | null {

@@ -3,7 +3,7 @@ import { UpstreamFailureError } from '../provider-adapter.ts';
 import { createCompletion, type CompletionChoice } from '../shared/create-completion.ts';
 import { parseVendorBody } from '../shared/parse-vendor-body.ts';
 import { deriveToolCallId } from '../shared/tool-call-id.ts';
-import { convertLogprobs, readAnnotations, readReasoning } from './convert-message-parts.ts';
+import { convertLogprobs, readReasoning } from './convert-message-parts.ts';
 import type { DialectQuirks } from './dialect-quirks.ts';
 import { convertMidStreamError, isErrorEvent } from './errors.ts';
 import { mapFinishReason } from './map-finish-reason.ts';
@@ -54,7 +54,6 @@ function convertChoice(
     refusal: choice.message.refusal ?? undefined,
     reasoning: readReasoning(choice.message, context.quirks),
     toolCalls,
-    annotations: readAnnotations(choice.message.annotations),
     logprobs: convertLogprobs(choice.logprobs),
     finishReason: finishChoice(choice.finish_reason, toolCalls.length > 0, context.quirks),
   };

@@ -3,7 +3,7 @@ import type { SseEvent } from '../provider-adapter.ts';
 import { createChunkBuilder, type ChunkBuilder } from '../shared/chunk-builder.ts';
 import { createTruncatedStreamError, parseVendorBody } from '../shared/parse-vendor-body.ts';
 import { deriveToolCallId } from '../shared/tool-call-id.ts';
-import { convertLogprobs, readAnnotations, readReasoning } from './convert-message-parts.ts';
+import { convertLogprobs, readReasoning } from './convert-message-parts.ts';
 import { finishChoice } from './convert-response.ts';
 import type { DialectQuirks } from './dialect-quirks.ts';
 import { convertMidStreamError, isErrorEvent } from './errors.ts';
@@ -71,7 +71,6 @@ function onChoiceDelta(state: StreamState, choice: ChunkChoice, position: number
     ...builder.content(index, delta.content ?? '', convertLogprobs(choice.logprobs)),
     ...builder.refusal(index, delta.refusal ?? ''),
     ...(delta.tool_calls ?? []).flatMap((call, callPosition) => onToolCallDelta(state, index, call, callPosition)),
-    ...builder.annotations(index, readAnnotations(delta.annotations)),
   ];
   if (choice.finish_reason) {
     state.hasFinishedAny = true;

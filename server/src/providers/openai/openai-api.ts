@@ -30,11 +30,6 @@ export const openAiLogprobsSchema = z
   .object({ content: z.array(tokenLogprobSchema).nullish(), refusal: z.array(tokenLogprobSchema).nullish() })
   .loose();
 
-export const openAiUrlCitationSchema = z.object({
-  type: z.literal('url_citation'),
-  url_citation: z.object({ url: z.string(), title: z.string(), start_index: z.number(), end_index: z.number() }),
-});
-
 const toolCallSchema = z
   .object({
     id: z.string().nullish(),
@@ -51,7 +46,6 @@ const messageSchema = z
     content: z.string().nullish(),
     refusal: z.string().nullish(),
     tool_calls: z.array(toolCallSchema).nullish(),
-    annotations: z.array(z.unknown()).nullish(),
     ...reasoningFields,
   })
   .loose();

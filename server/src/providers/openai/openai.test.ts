@@ -100,9 +100,30 @@ describe('OpenAI responses', () => {
     assert.deepEqual(completion.usage?.prompt_tokens_details, { cached_tokens: 64 });
   });
 
-  it('passes url_citation annotations through', () => {
+  it('drops url_citation annotations: chat answers carry no citations (docs/api.md), whole or streamed', async () => {
     const message = parseResponseFixture(openAiAdapter, fixture('search-annotations.json')).choices[0]?.message;
-    assert.equal(message?.annotations?.[0]?.url_citation.url, 'https://www.uefa.com/euro2024/?utm_source=openai');
+    assert.equal(
+      message?.content,
+      'Spain won Euro 2024 ([uefa.com](https://www.uefa.com/euro2024/?utm_source=openai)).',
+    );
+    assert.equal(message !== undefined && 'annotations' in message, false);
+    const annotation = {
+      type: 'url_citation',
+      url_citation: { url: 'https://www.uefa.com/', title: 'UEFA', start_index: 0, end_index: 5 },
+    };
+    const chunks = [];
+    for await (const chunk of openAiAdapter.parseStream({
+      events: eventsOf([
+        { choices: [{ index: 0, delta: { role: 'assistant', content: 'Spain' }, finish_reason: null }] },
+        { choices: [{ index: 0, delta: { annotations: [annotation] }, finish_reason: null }] },
+        { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
+      ]),
+      ...testIdentity,
+    })) {
+      chunks.push(chunk);
+    }
+    assertChunkStream(chunks, expectedChunkIdentity);
+    assert.ok(chunks.every((chunk) => chunk.choices.every((choice) => !('annotations' in choice.delta))));
   });
 
   it('streams parallel tool calls with dense indices', async () => {

@@ -1,11 +1,4 @@
-import type {
-  ChatChunk,
-  ChoiceLogprobs,
-  ChunkDelta,
-  FinishReason,
-  UrlCitation,
-  Usage,
-} from '../../openai-api/chat-completion.ts';
+import type { ChatChunk, ChoiceLogprobs, ChunkDelta, FinishReason, Usage } from '../../openai-api/chat-completion.ts';
 
 type ChoiceState = { hasRole: boolean; isFinished: boolean; toolCallCount: number };
 
@@ -20,7 +13,6 @@ export type ChunkBuilder = {
   content: (choiceIndex: number, text: string, logprobs?: ChoiceLogprobs | null) => ChatChunk[];
   refusal: (choiceIndex: number, text: string) => ChatChunk[];
   reasoning: (choiceIndex: number, text: string) => ChatChunk[];
-  annotations: (choiceIndex: number, annotations: UrlCitation[]) => ChatChunk[];
   /**
    * Opens a tool call: its first delta carries the identity and `arguments: ""`. Vendors that send calls whole
    * (Gemini, Mistral) pass the complete arguments, which follow at once as one arguments delta.
@@ -50,8 +42,6 @@ export function createChunkBuilder(identity: { id: string; created: number; mode
       text === '' && !logprobs ? [] : emitDelta(context, choiceIndex, { content: text }, logprobs),
     refusal: (choiceIndex, text) => (text === '' ? [] : emitDelta(context, choiceIndex, { refusal: text })),
     reasoning: (choiceIndex, text) => (text === '' ? [] : emitDelta(context, choiceIndex, { reasoning_content: text })),
-    annotations: (choiceIndex, annotations) =>
-      annotations.length === 0 ? [] : emitDelta(context, choiceIndex, { annotations }),
     startToolCall: (choiceIndex, call) => startToolCall(context, choiceIndex, call),
     toolArguments: (choiceIndex, toolIndex, fragment) =>
       fragment === ''

@@ -4,7 +4,6 @@ import type {
   ChoiceLogprobs,
   FinishReason,
   ToolCall,
-  UrlCitation,
   Usage,
 } from '../../openai-api/chat-completion.ts';
 
@@ -15,7 +14,6 @@ export type CompletionChoice = {
   refusal?: string | undefined;
   reasoning?: string | undefined;
   toolCalls: ToolCall[];
-  annotations?: UrlCitation[] | undefined;
   logprobs?: ChoiceLogprobs | null | undefined;
   finishReason: FinishReason;
 };
@@ -55,6 +53,5 @@ function createAssistantMessage(choice: CompletionChoice): AssistantMessage {
   };
   if (hasToolCalls) message.tool_calls = choice.toolCalls;
   if (choice.reasoning !== undefined && choice.reasoning !== '') message.reasoning_content = choice.reasoning;
-  if (choice.annotations !== undefined && choice.annotations.length > 0) message.annotations = choice.annotations;
   return message;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { ChatChunk, Usage } from '../../openai-api/chat-completion.ts';
 
-const allowedDeltaKeys = new Set(['role', 'content', 'refusal', 'tool_calls', 'reasoning_content', 'annotations']);
+const allowedDeltaKeys = new Set(['role', 'content', 'refusal', 'tool_calls', 'reasoning_content']);
 
 /** What an OpenAI SDK accumulator would make of a chunk stream (per choice 0 unless asked). */
 export type AccumulatedChoice = {
