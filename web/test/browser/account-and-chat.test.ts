@@ -150,6 +150,11 @@ test('the chat streams an answer with its tokens and cost, regenerates, and Stop
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Chat' }).click();
   await page.getByRole('heading', { name: 'Choose a chat passphrase' }).waitFor();
   await screenshot('chat-set-up');
+  const phone = await browser.openPage({ width: 375, height: 812 });
+  await phone.goto(`${proxy.url}/chat`);
+  await phone.getByRole('heading', { name: 'Choose a chat passphrase' }).waitFor();
+  await screenshot('chat-set-up', phone);
+  await phone.close();
   await page.getByLabel('Passphrase', { exact: true }).fill(passphrase);
   await page.getByLabel('Repeat the passphrase').fill(passphrase);
   await page.getByRole('button', { name: 'Encrypt my history' }).click();

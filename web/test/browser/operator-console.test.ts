@@ -290,6 +290,11 @@ test('on a phone the console fits the screen: users, plans and revenue', async (
   assert.ok((await overflow()) <= 0, 'no sideways scrolling on the revenue tab');
   await page.screenshot({ path: path.join(screenshotDir, 'operator-revenue-375.png'), fullPage: true });
 
+  await page.getByRole('tab', { name: 'Prices' }).click();
+  await page.locator('[data-panel="price-history"]').waitFor();
+  assert.ok((await overflow()) <= 0, 'no sideways scrolling on the prices tab');
+  await page.screenshot({ path: path.join(screenshotDir, 'operator-prices-375.png'), fullPage: true });
+
   assert.deepEqual(browser.pageErrors, []);
 
   const routes = await listRoutes();
