@@ -1,5 +1,6 @@
 import { InvalidRequestError } from '../errors/invalid-request-error.ts';
 import type { ChatContentPart, ChatMessage, ChatToolCall } from '../openai-api/chat-request.ts';
+import { carryCacheControl } from './carry-cache-control.ts';
 import type { ContentBlockParam, MessageParam } from './messages-request.ts';
 
 type Block<Type extends ContentBlockParam['type']> = Extract<ContentBlockParam, { type: Type }>;
@@ -11,7 +12,8 @@ type Block<Type extends ContentBlockParam['type']> = Extract<ContentBlockParam, 
  *   is sent as it is;
  * - an assistant turn's text blocks become its content, `tool_use` blocks its `tool_calls` (input as a JSON string,
  *   the id unchanged so the result still matches it), and `thinking` blocks its `reasoning_content`;
- * - images become `image_url` parts: a base64 source as a data URL, a url source as that URL.
+ * - images become `image_url` parts: a base64 source as a data URL, a url source as that URL;
+ * - a block's `cache_control` (prompt-cache breakpoint) stays on the part made from it.
  */
 export function convertMessageParams(messages: readonly MessageParam[]): ChatMessage[] {
   checkToolResultsFollowToolUses(messages);
@@ -64,13 +66,13 @@ function convertUserTurn(content: MessageParam['content'], messageIndex: number)
     const param = `messages[${messageIndex}].content[${blockIndex}]`;
     switch (block.type) {
       case 'text':
-        parts.push({ type: 'text', text: block.text });
+        parts.push({ type: 'text', text: block.text, ...carryCacheControl(block) });
         return;
       case 'image':
-        parts.push(convertImage(block));
+        parts.push({ ...convertImage(block), ...carryCacheControl(block) });
         return;
       case 'tool_result':
-        toolMessages.push({ role: 'tool', tool_call_id: block.tool_use_id, content: readToolResult(block, param) });
+        toolMessages.push({ role: 'tool', tool_call_id: block.tool_use_id, content: convertToolResult(block, param) });
         return;
       default:
         throw refuseBlock(block.type, 'user', param);
@@ -116,6 +118,16 @@ function convertImage(block: Block<'image'>): ChatContentPart {
   const source = block.source;
   const url = source.type === 'base64' ? `data:${source.media_type};base64,${source.data}` : source.url;
   return { type: 'image_url', image_url: { url } };
+}
+
+/** A tool result's text; with a cache breakpoint, one text part that carries it. */
+function convertToolResult(
+  block: Block<'tool_result'>,
+  param: string,
+): Extract<ChatMessage, { role: 'tool' }>['content'] {
+  const text = readToolResult(block, param);
+  const cacheControl = carryCacheControl(block);
+  return cacheControl.cache_control === undefined ? text : [{ type: 'text', text, ...cacheControl }];
 }
 
 /** Tool results travel as text on the OpenAI wire; an image in a result has nowhere to go. */

@@ -32,7 +32,7 @@ describe('convertMessagesRequest', () => {
       model: 'm',
       max_tokens: 4096,
       messages: [
-        { role: 'system', content: [{ type: 'text', text: 'Be brief.' }] },
+        { role: 'system', content: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }] },
         { role: 'user', content: 'Hi' },
       ],
       stream: true,
@@ -45,6 +45,42 @@ describe('convertMessagesRequest', () => {
         type: 'json_schema',
         json_schema: { name: 'output', schema: { type: 'object' }, strict: true },
       },
+    });
+  });
+
+  test('carries prompt-cache breakpoints (cache_control) onto the chat parts, tool results and tools', () => {
+    const ephemeral = { type: 'ephemeral' };
+    const chat = convert({
+      cache_control: ephemeral,
+      tools: [{ name: 'look', input_schema: { type: 'object' }, cache_control: { type: 'ephemeral', ttl: '1h' } }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Look.', cache_control: ephemeral },
+            { type: 'image', source: { type: 'url', url: 'https://example.org/a.png' }, cache_control: ephemeral },
+          ],
+        },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'look', input: {} }] },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'found', cache_control: ephemeral }],
+        },
+      ],
+    });
+    assert.deepEqual(chat.cache_control, ephemeral);
+    assert.deepEqual(chat.tools?.[0]?.cache_control, { type: 'ephemeral', ttl: '1h' });
+    assert.deepEqual(chat.messages[0], {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Look.', cache_control: ephemeral },
+        { type: 'image_url', image_url: { url: 'https://example.org/a.png' }, cache_control: ephemeral },
+      ],
+    });
+    assert.deepEqual(chat.messages[2], {
+      role: 'tool',
+      tool_call_id: 'toolu_1',
+      content: [{ type: 'text', text: 'found', cache_control: ephemeral }],
     });
   });
 

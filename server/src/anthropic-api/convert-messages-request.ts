@@ -1,5 +1,6 @@
 import { InvalidRequestError } from '../errors/invalid-request-error.ts';
 import type { ChatRequest, ChatTool } from '../openai-api/chat-request.ts';
+import { carryCacheControl } from './carry-cache-control.ts';
 import { convertMessageParams } from './convert-message-params.ts';
 import type { MessagesRequest, ToolParam } from './messages-request.ts';
 
@@ -37,6 +38,8 @@ export function convertMessagesRequest(request: MessagesRequest): ChatRequest {
   if (effort !== undefined) chat.reasoning_effort = effort;
   const userId = request.metadata?.user_id;
   if (typeof userId === 'string' && userId !== '') chat.user = userId;
+  // Top-level `cache_control`: Anthropic's automatic breakpoint on the last cacheable block.
+  Object.assign(chat, carryCacheControl(request));
   const format = request.output_config?.format;
   if (format) {
     chat.response_format = {
@@ -52,7 +55,7 @@ function convertSystem(system: MessagesRequest['system']): ChatRequest['messages
   if (typeof system === 'string') return system === '' ? [] : [{ role: 'system', content: system }];
   const parts = system
     .filter((block) => block.text !== '')
-    .map((block) => ({ type: 'text' as const, text: block.text }));
+    .map((block) => ({ type: 'text' as const, text: block.text, ...carryCacheControl(block) }));
   return parts.length === 0 ? [] : [{ role: 'system', content: parts }];
 }
 
@@ -72,7 +75,7 @@ function convertTool(tool: ToolParam, index: number): ChatTool {
   const definition: ChatTool['function'] = { name: tool.name, parameters: tool.input_schema };
   if (tool.description !== undefined) definition.description = tool.description;
   if (tool.strict !== undefined) definition.strict = tool.strict;
-  return { type: 'function', function: definition };
+  return { type: 'function', function: definition, ...carryCacheControl(tool) };
 }
 
 /** @see https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use#forcing-tool-use */

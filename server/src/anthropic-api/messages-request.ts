@@ -34,7 +34,13 @@ const imageSourceSchema = z.discriminatedUnion('type', [
     .loose(),
   z.object({ type: z.literal('url'), url: z.string().regex(/^https?:\/\//i, 'must be an http(s) URL') }).loose(),
 ]);
-const imageBlockSchema = z.object({ type: z.literal('image'), source: imageSourceSchema }).loose();
+const imageBlockSchema = z
+  .object({
+    type: z.literal('image'),
+    source: imageSourceSchema,
+    cache_control: cacheControlSchema.nullable().optional(),
+  })
+  .loose();
 
 const toolUseBlockSchema = z
   .object({
@@ -51,6 +57,7 @@ const toolResultBlockSchema = z
     tool_use_id: z.string().min(1),
     content: stringOrArray(z.discriminatedUnion('type', [textBlockSchema, imageBlockSchema])).optional(),
     is_error: z.boolean().optional(),
+    cache_control: cacheControlSchema.nullable().optional(),
   })
   .loose();
 
@@ -142,6 +149,7 @@ export const messagesRequestSchema = z
     thinking: thinkingSchema.optional(),
     output_config: outputConfigSchema.optional(),
     metadata: z.object({ user_id: z.string().nullable().optional() }).loose().optional(),
+    cache_control: cacheControlSchema.nullable().optional(),
   })
   .loose();
 

@@ -2,14 +2,22 @@ import { z } from 'zod';
 
 /** Anthropic Messages wire shapes (wire-formats §5). Requests are typed; responses and events are schema-checked. */
 
-export type AnthropicTextBlock = { type: 'text'; text: string };
+/** A prompt-cache breakpoint: the prefix up to and including the block it is on is cached. */
+export type AnthropicCacheControl = { type: 'ephemeral'; ttl?: '5m' | '1h' };
+export type AnthropicTextBlock = { type: 'text'; text: string; cache_control?: AnthropicCacheControl };
 export type AnthropicImageBlock = {
   type: 'image';
   source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string };
+  cache_control?: AnthropicCacheControl;
 };
 export type AnthropicThinkingBlock = { type: 'thinking'; thinking: string; signature: string };
 export type AnthropicToolUseBlock = { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
-export type AnthropicToolResultBlock = { type: 'tool_result'; tool_use_id: string; content: string };
+export type AnthropicToolResultBlock = {
+  type: 'tool_result';
+  tool_use_id: string;
+  content: string;
+  cache_control?: AnthropicCacheControl;
+};
 export type AnthropicContentBlock =
   AnthropicTextBlock | AnthropicImageBlock | AnthropicThinkingBlock | AnthropicToolUseBlock | AnthropicToolResultBlock;
 export type AnthropicMessage = { role: 'user' | 'assistant'; content: AnthropicContentBlock[] };
@@ -19,6 +27,7 @@ export type AnthropicTool = {
   description?: string;
   input_schema: Record<string, unknown>;
   strict?: boolean;
+  cache_control?: AnthropicCacheControl;
 };
 export type AnthropicToolChoice =
   | { type: 'auto' | 'any'; disable_parallel_tool_use?: boolean }
@@ -39,6 +48,9 @@ export type AnthropicRequest = {
   metadata?: { user_id: string };
   thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'disabled' };
   output_config?: { format: { type: 'json_schema'; schema: Record<string, unknown> } };
+  service_tier?: 'auto' | 'standard_only';
+  /** Automatic caching: a breakpoint on the last cacheable block. */
+  cache_control?: AnthropicCacheControl;
 };
 
 const nullableCount = z.number().nullish();

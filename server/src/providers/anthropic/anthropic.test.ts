@@ -125,7 +125,18 @@ describe('Anthropic request', () => {
     assert.throws(() => convert({ logprobs: true }), refuses('logprobs'));
     assert.throws(() => convert({ response_format: { type: 'json_object' } }), refuses('response_format'));
     assert.throws(() => convert({ reasoning_effort: 'high', temperature: 0.5 }), refuses('temperature'));
+    assert.throws(() => convert({ verbosity: 'low' }), refuses('verbosity'));
+    assert.throws(() => convert({ service_tier: 'flex' }), refuses('service_tier'));
+    assert.throws(() => convert({ service_tier: 'priority' }), refuses('service_tier'));
     assert.doesNotThrow(() => convert({ n: 1, presence_penalty: 0, temperature: 1 }));
+  });
+
+  it("translates service_tier and leaves out store and prompt_cache_key, which don't change the answer", () => {
+    assert.equal(convert({ service_tier: 'default' }).service_tier, 'standard_only');
+    assert.equal(convert({ service_tier: 'auto' }).service_tier, 'auto');
+    const body = convert({ store: true, prompt_cache_key: 'conversation-1', metadata: { team: 'a' } });
+    assert.equal(body.service_tier, undefined);
+    assert.deepEqual(Object.keys(body).sort(), ['max_tokens', 'messages', 'model']);
   });
 
   it('always sets max_tokens: the request, else the model default, else the fallback', () => {

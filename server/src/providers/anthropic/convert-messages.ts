@@ -4,6 +4,7 @@ import { assertNever } from '../shared/assert-never.ts';
 import { isHttpUrl, parseDataUrl } from '../shared/data-url.ts';
 import { joinTextContent } from '../shared/join-text-content.ts';
 import { parseToolArguments } from '../shared/parse-tool-arguments.ts';
+import { isPresent } from '../shared/refuse-unsupported-parameters.ts';
 import { splitSignature } from '../shared/tool-call-id.ts';
 import type {
   AnthropicContentBlock,
@@ -12,8 +13,11 @@ import type {
   AnthropicTextBlock,
   AnthropicThinkingBlock,
 } from './anthropic-api.ts';
+import { readCacheControl } from './read-cache-control.ts';
 
+type SystemMessage = Extract<ChatMessage, { role: 'system' | 'developer' }>;
 type UserMessage = Extract<ChatMessage, { role: 'user' }>;
+type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
 type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
 
 const anthropicImageTypes: readonly string[] = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
@@ -26,7 +30,8 @@ const anthropicImageTypes: readonly string[] = ['image/jpeg', 'image/png', 'imag
  * - assistant tool calls become `tool_use` blocks with their JSON arguments parsed; with thinking on, a thinking block
  *   is restored when a tool call's id carries its signature and the message carries `reasoning_content`;
  * - an assistant message with no text and no tool calls carries nothing and is left out (Anthropic rejects empty
- *   text blocks); an image URL must be https/http or a base64 data URL (JPEG, PNG, GIF, WebP).
+ *   text blocks); an image URL must be https/http or a base64 data URL (JPEG, PNG, GIF, WebP);
+ * - a `cache_control` on a part (Anthropic's prompt-cache breakpoint) stays on the block made from it.
  * @see https://docs.anthropic.com/en/api/messages
  */
 export function convertMessages(
@@ -41,11 +46,9 @@ export function convertMessages(
   messages.forEach((message, index) => {
     switch (message.role) {
       case 'system':
-      case 'developer': {
-        const text = joinTextContent(message.content);
-        if (text !== '') system.push({ type: 'text', text });
+      case 'developer':
+        system.push(...convertSystemContent(message, index));
         return;
-      }
       case 'user':
         return appendTurn(turns, 'user', convertUserContent(message, index));
       case 'assistant':
@@ -56,6 +59,7 @@ export function convertMessages(
             type: 'tool_result',
             tool_use_id: splitSignature(message.tool_call_id).id,
             content: joinTextContent(message.content),
+            ...readLastCacheControl(message.content, `messages[${index}].content`),
           },
         ]);
       default:
@@ -79,15 +83,45 @@ function appendTurn(turns: AnthropicMessage[], role: AnthropicMessage['role'], b
   ];
 }
 
+/**
+ * A system or developer message is one system block, its parts joined; when a part carries a cache breakpoint, each
+ * part is its own block, so the breakpoint stays where the client put it.
+ */
+function convertSystemContent(message: SystemMessage, messageIndex: number): AnthropicTextBlock[] {
+  const { content } = message;
+  if (typeof content !== 'string' && content.some((part) => isPresent(part['cache_control']))) {
+    return content.flatMap((part, partIndex) =>
+      part.text === ''
+        ? []
+        : [
+            {
+              type: 'text',
+              text: part.text,
+              ...readCacheControl(part, `messages[${messageIndex}].content[${partIndex}]`),
+            },
+          ],
+    );
+  }
+  const text = joinTextContent(content);
+  return text === '' ? [] : [{ type: 'text', text }];
+}
+
+/** A tool result is one block: it takes the breakpoint of its last part that has one. */
+function readLastCacheControl(content: ToolMessage['content'], param: string): ReturnType<typeof readCacheControl> {
+  if (typeof content === 'string') return {};
+  const index = content.findLastIndex((part) => isPresent(part['cache_control']));
+  return index === -1 ? {} : readCacheControl(content[index] ?? {}, `${param}[${index}]`);
+}
+
 function convertUserContent(message: UserMessage, messageIndex: number): AnthropicContentBlock[] {
   if (typeof message.content === 'string') return [{ type: 'text', text: message.content }];
   return message.content.map((part, partIndex): AnthropicContentBlock => {
     const param = `messages[${messageIndex}].content[${partIndex}]`;
     switch (part.type) {
       case 'text':
-        return { type: 'text', text: part.text };
+        return { type: 'text', text: part.text, ...readCacheControl(part, param) };
       case 'image_url':
-        return convertImage(part.image_url.url, `${param}.image_url.url`);
+        return { ...convertImage(part.image_url.url, `${param}.image_url.url`), ...readCacheControl(part, param) };
       case 'input_audio':
       case 'file':
       case 'refusal':
@@ -119,9 +153,10 @@ function convertAssistantContent(
 ): AnthropicContentBlock[] {
   const thinking = options.isThinkingEnabled ? restoreThinking(message) : undefined;
   const parts = typeof message.content === 'string' ? [{ text: message.content }] : (message.content ?? []);
-  const texts: AnthropicContentBlock[] = parts.flatMap((part) => {
+  const texts: AnthropicContentBlock[] = parts.flatMap((part, partIndex) => {
     const text = 'text' in part && typeof part.text === 'string' ? part.text : readRefusal(part);
-    return text === '' ? [] : [{ type: 'text', text }];
+    const param = `messages[${messageIndex}].content[${partIndex}]`;
+    return text === '' ? [] : [{ type: 'text', text, ...readCacheControl(part, param) }];
   });
   const toolUses: AnthropicContentBlock[] = (message.tool_calls ?? []).map((call, callIndex) => ({
     type: 'tool_use',

@@ -5,6 +5,7 @@ import { readMaxOutputTokens } from '../shared/max-output-tokens.ts';
 import { reasoningBudgetTokens } from '../shared/reasoning-budget.ts';
 import {
   isPresent,
+  nonStandardServiceTier,
   openAiOnlyParameters,
   penaltyParameters,
   refuseUnsupportedParameters,
@@ -13,6 +14,7 @@ import {
 import type { AnthropicRequest } from './anthropic-api.ts';
 import { convertMessages } from './convert-messages.ts';
 import { convertToolChoice, convertTools } from './convert-tools.ts';
+import { readCacheControl } from './read-cache-control.ts';
 
 /**
  * The output limit when neither the client nor the catalogue sets one (Anthropic requires `max_tokens`): 4096 is the
@@ -26,6 +28,7 @@ const minimumThinkingBudget = 1024;
 const anthropicUnsupportedParameters: readonly UnsupportedParameter[] = [
   ...openAiOnlyParameters,
   ...penaltyParameters,
+  nonStandardServiceTier,
   { param: 'seed', isUsed: (request) => isPresent(request.seed) },
   {
     param: 'temperature',
@@ -48,7 +51,9 @@ const anthropicUnsupportedParameters: readonly UnsupportedParameter[] = [
 /**
  * ChatRequest → Anthropic Messages request (mapping table, wire-formats §7). Parameters Anthropic cannot honour are
  * refused with a 400 naming them; `user` (or `safety_identifier`) becomes `metadata.user_id`; `reasoning_effort`
- * becomes a thinking budget.
+ * becomes a thinking budget; `service_tier` `default` becomes `standard_only`; `cache_control` breakpoints on parts
+ * and tools are kept. `store` and `prompt_cache_key` are ignored: Anthropic has no equivalent and they do not change
+ * the answer (caching follows the breakpoints).
  * @see https://docs.anthropic.com/en/api/messages
  */
 export function convertRequest(input: {
@@ -73,6 +78,12 @@ export function convertRequest(input: {
   if (toolChoice !== undefined) body.tool_choice = toolChoice;
   const userId = request.user ?? request['safety_identifier'];
   if (typeof userId === 'string') body.metadata = { user_id: userId };
+  Object.assign(body, readCacheControl(request, ''));
+  const serviceTier = request['service_tier'];
+  // OpenAI's standard tier is Anthropic's `standard_only`; `auto` means the same on both (a faster tier if the
+  // account has one). Other tiers were refused above.
+  if (serviceTier === 'default') body.service_tier = 'standard_only';
+  else if (serviceTier === 'auto') body.service_tier = 'auto';
   const thinking = convertThinking(request.reasoning_effort, maxTokens);
   if (thinking !== undefined) body.thinking = thinking;
   const format = request.response_format;

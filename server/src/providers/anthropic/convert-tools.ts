@@ -1,18 +1,21 @@
 import { InvalidRequestError } from '../../errors/invalid-request-error.ts';
 import type { ChatRequest, ChatTool } from '../../openai-api/chat-request.ts';
 import type { AnthropicTool, AnthropicToolChoice } from './anthropic-api.ts';
+import { readCacheControl } from './read-cache-control.ts';
 
 /**
- * OpenAI function tools → Anthropic custom tools; a tool without parameters takes an empty object.
+ * OpenAI function tools → Anthropic custom tools; a tool without parameters takes an empty object, and a tool's
+ * `cache_control` (a prompt-cache breakpoint after the tool definitions) is kept.
  * @see https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use
  */
 export function convertTools(tools: readonly ChatTool[] | undefined): AnthropicTool[] | undefined {
   if (tools === undefined || tools.length === 0) return undefined;
-  return tools.map(({ function: definition }) => ({
-    name: definition.name,
-    ...(definition.description === undefined ? {} : { description: definition.description }),
-    input_schema: definition.parameters ?? { type: 'object', properties: {} },
-    ...(definition.strict === true ? { strict: true } : {}),
+  return tools.map((tool, index) => ({
+    name: tool.function.name,
+    ...(tool.function.description === undefined ? {} : { description: tool.function.description }),
+    input_schema: tool.function.parameters ?? { type: 'object', properties: {} },
+    ...(tool.function.strict === true ? { strict: true } : {}),
+    ...readCacheControl(tool, `tools[${index}]`),
   }));
 }
 

@@ -2,7 +2,11 @@ import { InvalidRequestError } from '../../errors/invalid-request-error.ts';
 import type { ChatRequest, ChatTool } from '../../openai-api/chat-request.ts';
 import { readMaxOutputTokens } from '../shared/max-output-tokens.ts';
 import { reasoningBudgetTokens } from '../shared/reasoning-budget.ts';
-import { openAiOnlyParameters, refuseUnsupportedParameters } from '../shared/refuse-unsupported-parameters.ts';
+import {
+  nonStandardServiceTier,
+  openAiOnlyParameters,
+  refuseUnsupportedParameters,
+} from '../shared/refuse-unsupported-parameters.ts';
 import { convertContents } from './convert-contents.ts';
 import type {
   GeminiFunctionDeclaration,
@@ -11,17 +15,22 @@ import type {
   GeminiToolConfig,
 } from './gemini-api.ts';
 
+const geminiUnsupportedParameters = [...openAiOnlyParameters, nonStandardServiceTier];
+
 /** Gemini function names: a letter or underscore first, then `[a-zA-Z0-9_.:-]`, at most 128 characters. */
 const geminiFunctionNamePattern = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$/;
 
 /**
- * ChatRequest → Gemini generateContent request (mapping table, wire-formats §7). `n > 1` and OpenAI-only parameters
- * are refused with a 400. Ignored because Gemini has no equivalent and they do not change the answer's content:
- * `parallel_tool_calls`, `user`, `metadata`, tools' `strict` (Gemini always follows the declared schema).
+ * ChatRequest → Gemini generateContent request (mapping table, wire-formats §7). `n > 1`, OpenAI-only parameters and
+ * service tiers other than the standard one are refused with a 400. Ignored because Gemini has no equivalent and they
+ * do not change the answer's content: `parallel_tool_calls`, `user`, `metadata`, `store`, `prompt_cache_key`,
+ * `service_tier` `auto`/`default` (Gemini's one tier), `cache_control` on parts (Gemini caches prefixes implicitly),
+ * tools' `strict` (Gemini always follows the declared schema). Grounding with Google Search is never enabled on chat
+ * (`web_search_options` is refused), so answers carry no grounding metadata to map.
  * @see https://ai.google.dev/api/generate-content
  */
 export function convertRequest(request: ChatRequest): GeminiRequest {
-  refuseUnsupportedParameters({ request, vendorName: 'Gemini', parameters: openAiOnlyParameters });
+  refuseUnsupportedParameters({ request, vendorName: 'Gemini', parameters: geminiUnsupportedParameters });
   const { systemTexts, contents } = convertContents(request.messages);
   const body: GeminiRequest = { contents };
   if (systemTexts.length > 0) body.systemInstruction = { parts: systemTexts.map((text) => ({ text })) };

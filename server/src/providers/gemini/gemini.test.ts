@@ -167,10 +167,24 @@ describe('Gemini request', () => {
   it('refuses n > 1, OpenAI-only parameters and function names Gemini rejects', () => {
     assert.throws(() => convert({ n: 2 }), refuses('n'));
     assert.throws(() => convert({ logit_bias: { '50256': -100 } }), refuses('logit_bias'));
+    assert.throws(() => convert({ verbosity: 'high' }), refuses('verbosity'));
+    assert.throws(() => convert({ service_tier: 'flex' }), refuses('service_tier'));
     assert.throws(
       () => convert({ tools: [{ type: 'function', function: { name: '1st' } }] }),
       refuses('tools[0].function.name'),
     );
+  });
+
+  it('accepts the standard service tier and ignores store, prompt_cache_key and cache_control, which change nothing', () => {
+    const plain = convert({});
+    const body = convert({
+      service_tier: 'auto',
+      store: true,
+      prompt_cache_key: 'conversation-1',
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi', cache_control: { type: 'ephemeral' } }] }],
+    });
+    assert.deepEqual(body, plain);
+    assert.deepEqual(convert({ service_tier: 'default' }), plain);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { ChatMessage, ChatRequest } from '../../openai-api/chat-request.ts';
 import { assertNever } from '../shared/assert-never.ts';
 import { readMaxOutputTokens } from '../shared/max-output-tokens.ts';
+import { removeCacheControl } from '../shared/remove-cache-control.ts';
 import { splitSignature } from '../shared/tool-call-id.ts';
 import type { DialectQuirks, DialectRequestBody } from './dialect-quirks.ts';
 
@@ -12,7 +13,8 @@ import type { DialectQuirks, DialectRequestBody } from './dialect-quirks.ts';
  * - when streaming, `stream_options.include_usage` is always true (usage is what we bill); the pipeline decides
  *   whether the client sees the usage chunk. Without streaming, `stream_options` has no meaning and is not sent;
  * - tool-call ids lose the reasoning signature the gateway appended for Anthropic and Gemini (`tool-call-id.ts`),
- *   which other vendors would reject (OpenAI allows 40 characters).
+ *   which other vendors would reject (OpenAI allows 40 characters);
+ * - Anthropic-style `cache_control` breakpoints are removed unless the vendor takes them (OpenRouter).
  * @see https://platform.openai.com/docs/api-reference/chat/create
  */
 export function convertRequest(input: {
@@ -34,7 +36,7 @@ export function convertRequest(input: {
   if (input.isStreaming && quirks.acceptsStreamOptions) {
     body.stream_options = { ...stream_options, include_usage: true };
   }
-  return quirks.rewriteRequestBody(body);
+  return quirks.rewriteRequestBody(quirks.forwardsCacheControl ? body : removeCacheControl(body));
 }
 
 function removeSignatures(message: ChatMessage): ChatMessage {

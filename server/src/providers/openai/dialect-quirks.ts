@@ -27,6 +27,11 @@ export type DialectQuirks = {
   maxTokensField: 'max_completion_tokens' | 'max_tokens';
   /** Whether the vendor accepts `stream_options`; where it does, the gateway always asks for usage (billing). */
   acceptsStreamOptions: boolean;
+  /**
+   * Whether the vendor takes Anthropic-style `cache_control` prompt-cache breakpoints on parts and tools (OpenRouter
+   * passes them to the models that use them); elsewhere they are removed (`shared/remove-cache-control.ts`).
+   */
+  forwardsCacheControl: boolean;
   /** The last step of request conversion: vendor renames and id formats. */
   rewriteRequestBody: (body: DialectRequestBody) => DialectRequestBody;
   /** Fields that carry reasoning text in messages and deltas, in order of preference. */

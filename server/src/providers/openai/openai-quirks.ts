@@ -6,6 +6,7 @@ export const openAiQuirks: DialectQuirks = {
   vendorName: 'OpenAI',
   maxTokensField: 'max_completion_tokens',
   acceptsStreamOptions: true,
+  forwardsCacheControl: false,
   rewriteRequestBody: (body) => body,
   reasoningFields: [],
   convertUsage: convertOpenAiUsage,

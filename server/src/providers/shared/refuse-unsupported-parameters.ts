@@ -14,7 +14,8 @@ const isNonZero = (value: unknown): boolean => typeof value === 'number' && valu
 
 /**
  * OpenAI-only parameters that change what the answer contains; Anthropic and Gemini routes refuse them rather than
- * drop them (STYLE.md §15). Fields the gateway does not know at all are ignored on those routes (docs/chat-parameters.md).
+ * drop them (STYLE.md §15). Fields that do not change the answer (`store`, `prompt_cache_key`, `metadata`) and fields
+ * the gateway does not know at all are ignored on those routes (docs/chat-parameters.md).
  */
 export const openAiOnlyParameters: readonly UnsupportedParameter[] = [
   { param: 'logprobs', isUsed: (request) => request['logprobs'] === true },
@@ -39,7 +40,22 @@ export const openAiOnlyParameters: readonly UnsupportedParameter[] = [
   { param: 'functions', isUsed: (request) => isPresent(request['functions']) },
   { param: 'function_call', isUsed: (request) => isPresent(request['function_call']) },
   { param: 'n', isUsed: (request) => typeof request.n === 'number' && request.n > 1 },
+  // GPT-5's answer-length control: no other vendor has one, and dropping it would change the answer.
+  { param: 'verbosity', isUsed: (request) => isPresent(request['verbosity']) },
 ];
+
+/**
+ * `service_tier` values other than the standard tier (`auto`, `default`): flex, scale and priority processing are
+ * OpenAI's; Anthropic translates the standard values, Gemini has only its standard tier.
+ */
+export const nonStandardServiceTier: UnsupportedParameter = {
+  param: 'service_tier',
+  isUsed: (request) => {
+    const tier = request['service_tier'];
+    return isPresent(tier) && tier !== 'auto' && tier !== 'default';
+  },
+  message: "This model's vendor offers only the service tiers 'auto' and 'default'.",
+};
 
 export const penaltyParameters: readonly UnsupportedParameter[] = [
   { param: 'presence_penalty', isUsed: (request) => isNonZero(request.presence_penalty) },

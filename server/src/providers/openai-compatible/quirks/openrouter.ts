@@ -11,6 +11,7 @@ import { readIntegerCodeError } from '../read-error-bodies.ts';
 export const openRouterQuirks: DialectQuirks = {
   ...compatibleBaseQuirks,
   vendorName: 'OpenRouter',
+  forwardsCacheControl: true,
   reasoningFields: ['reasoning', 'reasoning_content'],
   mapExtraFinishReason: (value) => (value === 'error' ? 'error' : undefined),
   readErrorBody: readIntegerCodeError,
