@@ -20,6 +20,8 @@ export const meSchema = z.object({
   available_usd: z.number(),
   created_at: z.string(),
   csrf_token: z.string(),
+  /** True while the account has had only this one session: the answer to its sign-up or its first sign-in. */
+  is_first_session: z.boolean(),
 });
 export type Me = z.infer<typeof meSchema>;
 

@@ -50,3 +50,14 @@ export async function revokeOtherSessions(
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/** How many sessions the user has ever had, counted up to `atMost` (rows are kept after they end). */
+export async function countSessionsOfUser(db: Database, input: { userId: string; atMost: number }): Promise<number> {
+  const rows = await db
+    .selectFrom('sessions')
+    .select('id')
+    .where('user_id', '=', input.userId)
+    .limit(input.atMost)
+    .execute();
+  return rows.length;
+}

@@ -287,6 +287,42 @@ test('Russian on a phone: the dashboard fits 375 px', async () => {
   await phone.close();
 });
 
+test('an account created outside the website is greeted with its welcome balance on its first sign-in only', async () => {
+  const outsider = 'made-by-the-cli@example.com';
+  await gateway.createUserWithKey({ email: outsider, balanceMicros: 3_000_000 });
+  const other = await launchBrowser();
+  try {
+    const signInPage = await other.openPage();
+    const signInThroughTheForm = async () => {
+      await signInPage.goto(`${gateway.url}/sign-in`);
+      await signInPage.getByLabel('E-mail').fill(outsider);
+      await signInPage.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
+      const answer = signInPage.waitForResponse((response) => response.url().endsWith('/api/auth/login'));
+      await signInPage.getByRole('button', { name: 'Sign in' }).click();
+      const me = (await (await answer).json()) as { is_first_session: boolean };
+      await signInPage.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+      await signInPage.locator('[data-amount="balance"]').waitFor();
+      return me.is_first_session;
+    };
+    assert.equal(await signInThroughTheForm(), true, 'the first sign-in is the first session');
+    assert.match(
+      (await signInPage.locator('[data-welcome]').textContent()) ?? '',
+      new RegExp(`welcome balance of \\${usdText(3)}`),
+    );
+    await signInPage.reload();
+    await signInPage.locator('[data-amount="balance"]').waitFor();
+    assert.equal(await signInPage.locator('[data-welcome]').count(), 0, 'a reload does not greet again');
+
+    await signInPage.getByRole('button', { name: 'Sign out' }).click();
+    await signInPage.getByRole('link', { name: 'Sign in' }).first().waitFor();
+    assert.equal(await signInThroughTheForm(), false, 'a later sign-in is not the first');
+    assert.equal(await signInPage.locator('[data-welcome]').count(), 0, 'and is not greeted');
+    assert.deepEqual(other.pageErrors, []);
+  } finally {
+    await other.close();
+  }
+});
+
 test('no page threw a script error', () => {
   assert.deepEqual(browser.pageErrors, []);
 });

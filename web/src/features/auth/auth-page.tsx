@@ -34,7 +34,8 @@ export function AuthPage(props: { mode: 'signIn' | 'signUp' }) {
           key={props.mode}
           mode={props.mode}
           onSignedIn={(me) => {
-            session.signedIn(me, { isNewAccount: isSignUp });
+            // An account made elsewhere (the CLI, the operator) is greeted on its first sign-in, as on sign-up.
+            session.signedIn(me, { isNewAccount: isSignUp || me.is_first_session });
             navigate(next ?? routePaths.dashboard, { replace: true });
           }}
         />
