@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import packageJson from '../../package.json' with { type: 'json' };
 import { loadApiKeyCache } from './accounts/api-key-cache.ts';
 import { buildApp } from './app.ts';
 import { connectRedis } from './connect-redis.ts';
@@ -44,9 +44,7 @@ export type RunningGateway = {
   close: () => Promise<void>;
 };
 
-const packageVersion = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+const packageVersion = packageJson.version;
 
 /** Builds every dependency from the config and starts listening. The single composition root. */
 export async function startGateway(config: Config, logger: Logger): Promise<RunningGateway> {

@@ -1,4 +1,5 @@
 import { UpstreamError } from '../errors/upstream-error.ts';
+import { parseBodyText } from '../providers/shared/parse-error-body.ts';
 
 /**
  * A tool call's `arguments` (a JSON string on the OpenAI wire) → the `input` object of a `tool_use` block. Vendors
@@ -6,12 +7,8 @@ import { UpstreamError } from '../errors/upstream-error.ts';
  */
 export function parseToolInput(argumentsText: string): Record<string, unknown> {
   if (argumentsText.trim() === '') return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(argumentsText);
-  } catch {
-    value = undefined;
-  }
+  // Text that is not JSON comes back as the text itself, which the object check below refuses.
+  const value = parseBodyText(argumentsText);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new UpstreamError('The model returned tool input that is not a JSON object.', {
       code: 'invalid_tool_input',

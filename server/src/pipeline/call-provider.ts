@@ -20,7 +20,7 @@ import { readUpstreamBody } from '../providers/shared/read-upstream-body.ts';
 import { defaultUpstreamTimeouts, type UpstreamTimeouts } from '../providers/shared/upstream-timeouts.ts';
 import type { Routing, TrackedAttempt } from '../routing/create-routing.ts';
 import type { RouteHealthView } from '../routing/route-health.ts';
-import { describeAttemptOutcome } from './describe-attempt-outcome.ts';
+import { describeAttemptOutcome } from '../routing/describe-attempt-outcome.ts';
 import { trackStreamHealth } from './track-stream-health.ts';
 
 export type ProviderCall =

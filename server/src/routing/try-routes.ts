@@ -3,7 +3,7 @@ import { InvalidRequestError } from '../errors/invalid-request-error.ts';
 import { UpstreamError } from '../errors/upstream-error.ts';
 import { UpstreamTimeoutError } from '../errors/upstream-timeout-error.ts';
 import type { ChatRequest } from '../openai-api/chat-request.ts';
-import { describeAttemptOutcome } from '../pipeline/describe-attempt-outcome.ts';
+import { describeAttemptOutcome } from './describe-attempt-outcome.ts';
 import { UpstreamFailureError, type UpstreamFailure } from '../providers/provider-adapter.ts';
 import type { RoutingCandidate } from './choose-route-order.ts';
 import type { Routing, TrackedAttempt } from './create-routing.ts';

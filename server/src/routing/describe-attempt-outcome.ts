@@ -1,5 +1,5 @@
 import { UpstreamFailureError } from '../providers/provider-adapter.ts';
-import type { AttemptOutcome } from '../routing/route-health.ts';
+import type { AttemptOutcome } from './route-health.ts';
 
 /** What a failed attempt says about its route: a request fault or a client who left says nothing bad about it. */
 export function describeAttemptOutcome(error: unknown, signal: AbortSignal): AttemptOutcome {
