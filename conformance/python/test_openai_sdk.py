@@ -7,6 +7,8 @@ them); each model gets its own test methods, so the unittest report names the mo
 import json
 import os
 import unittest
+import urllib.parse
+import urllib.request
 
 import openai
 
@@ -15,6 +17,7 @@ KEY = os.environ["GATEWAY_API_KEY"]
 EMPTY_KEY = os.environ["GATEWAY_EMPTY_KEY"]
 LIMITED_KEY = os.environ["GATEWAY_LIMITED_KEY"]
 MODELS = json.loads(os.environ["CONFORMANCE_MODELS"])
+SEARCH_URL = os.environ["SEARCH_SIMULATOR_URL"]
 
 SHORT = "[sim:words=4]"
 PIXEL_PNG = (
@@ -36,6 +39,17 @@ TOOLS = [
     }
 ]
 QUESTION = {"role": "user", "content": "Weather in Paris?"}
+# Responses API tools are flat (no nested "function"); an emoji and a non-BMP letter come before later citations.
+RESPONSES_TOOLS = [
+    {
+        "type": "function",
+        "name": "get_weather",
+        "description": "Weather for a city",
+        "parameters": TOOLS[0]["function"]["parameters"],
+        "strict": True,
+    }
+]
+SEARCH_QUESTION = "Почему бывают приливы 🌊 и отливы 𠀋? Explain."
 CITY_SCHEMA = {
     "type": "object",
     "properties": {"name": {"type": "string"}, "population": {"type": "integer"}},
@@ -136,6 +150,82 @@ class ModelScenarios:
         self.assertIsInstance(city["population"], int)
 
 
+def search_result_urls(query):
+    """The URLs the search simulator's SearXNG API answers for a query: the only pages a citation may point at."""
+    url = f"{SEARCH_URL}/searxng/search?format=json&q={urllib.parse.quote(query)}"
+    with urllib.request.urlopen(url) as answer:
+        return {result["url"] for result in json.load(answer)["results"]}
+
+
+class ResponsesScenarios:
+    """The Responses API: text with instructions, a function round trip, web search whole and streamed."""
+
+    model = None
+
+    def test_responses_text_with_instructions(self):
+        response = CLIENT.responses.create(model=self.model["id"], instructions="Be brief.", input=f"A river. {SHORT}")
+        self.assertEqual(response.model, self.model["id"])
+        self.assertEqual(response.instructions, "Be brief.")
+        self.assertTrue(response.output_text)
+        self.assertIsInstance(response.usage.model_extra.get("cost"), float)
+
+    def test_responses_function_round_trip(self):
+        question = [{"role": "user", "content": "Weather in Paris?"}]
+        first = CLIENT.responses.create(
+            model=self.model["id"], input=question, tools=RESPONSES_TOOLS, tool_choice="required"
+        )
+        call = next(item for item in first.output if item.type == "function_call")
+        self.assertEqual(call.name, "get_weather")
+        self.assertIsInstance(json.loads(call.arguments)["city"], str)
+        second = CLIENT.responses.create(
+            model=self.model["id"],
+            tools=RESPONSES_TOOLS,
+            input=[
+                *question,
+                *(item.model_dump(exclude_none=True) for item in first.output),
+                {"type": "function_call_output", "call_id": call.call_id, "output": '{"c": 21}'},
+            ],
+        )
+        self.assertTrue(second.output_text)
+
+    def test_responses_web_search(self):
+        response = CLIENT.responses.create(
+            model=self.model["id"], input=SEARCH_QUESTION, tools=[{"type": "web_search"}]
+        )
+        self.check_search_answer(response)
+
+    def test_responses_web_search_streamed(self):
+        with CLIENT.responses.stream(
+            model=self.model["id"], input=SEARCH_QUESTION, tools=[{"type": "web_search"}]
+        ) as stream:
+            types = [event.type for event in stream]
+            final = stream.get_final_response()
+        self.assertEqual(types[0], "response.created")
+        self.assertEqual(types[-1], "response.completed")
+        self.assertIn("response.output_text.annotation.added", types)
+        self.check_search_answer(final)
+
+    def check_search_answer(self, response):
+        """Citations only on pages the engine returned; Python's own slicing of the offsets gives whole words."""
+        self.assertEqual(response.status, "completed")
+        searches = [item for item in response.output if item.type == "web_search_call"]
+        self.assertTrue(searches, "a web_search_call records the search")
+        urls = set().union(*(search_result_urls(item.action.query) for item in searches))
+        citations = 0
+        for item in response.output:
+            for part in item.content if item.type == "message" else []:
+                for annotation in part.annotations if part.type == "output_text" else []:
+                    self.assertIn(annotation.url, urls)
+                    cited = part.text[annotation.start_index : annotation.end_index]
+                    self.assertTrue(cited and cited == cited.strip(), repr(cited))
+                    before = part.text[annotation.start_index - 1] if annotation.start_index > 0 else " "
+                    after = part.text[annotation.end_index : annotation.end_index + 1] or " "
+                    self.assertTrue(before.isspace(), f"{cited!r} starts at a word's start")
+                    self.assertTrue(after.isspace() or after in ".!?,;:", f"{cited!r} ends at a word's end")
+                    citations += 1
+        self.assertGreater(citations, 0, "the answer cites its sources")
+
+
 class ImageScenario:
     """Run only for models the catalogue marks as accepting images."""
 
@@ -159,7 +249,7 @@ class ImageScenario:
 
 for _model in MODELS:
     _name = "Test_" + "".join(ch if ch.isalnum() else "_" for ch in _model["id"])
-    _bases = (ModelScenarios, ImageScenario) if _model["vision"] else (ModelScenarios,)
+    _bases = (ModelScenarios, ResponsesScenarios) + ((ImageScenario,) if _model["vision"] else ())
     globals()[_name] = type(_name, (*_bases, unittest.TestCase), {"model": _model})
 
 

@@ -81,4 +81,84 @@ describe('the OpenAPI schema validator and exchange checks of the conformance su
     assert.match(bad.problems.join('\n'), /model gpt-4o-2024-08-06/);
     assert.match(bad.problems.join('\n'), /choices must be array/);
   });
+
+  const response = {
+    id: 'resp_1',
+    object: 'response',
+    created_at: 1_700_000_000,
+    status: 'completed',
+    error: null,
+    incomplete_details: null,
+    instructions: null,
+    model: 'gpt-4o',
+    output: [
+      {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: 'Hi', annotations: [], logprobs: [] }],
+      },
+    ],
+    parallel_tool_calls: true,
+    metadata: {},
+    tool_choice: 'auto',
+    tools: [],
+    temperature: null,
+    top_p: null,
+  };
+
+  test('accepts a Response and rejects one without output or with an unknown status', () => {
+    assert.deepEqual(validator.problemsOf('Response', response), []);
+    const { output: _output, ...withoutOutput } = response;
+    assert.notDeepEqual(validator.problemsOf('Response', withoutOutput), []);
+    assert.notDeepEqual(validator.problemsOf('Response', { ...response, status: 'done' }), []);
+  });
+
+  test('a recorded Responses stream is checked event by event, for its order, names, numbering and end', () => {
+    const exchange = {
+      method: 'POST',
+      path: '/v1/responses',
+      requestBody: '{"model": "gpt-4o", "stream": true}',
+      status: 200,
+      contentType: 'text/event-stream',
+    };
+    const inProgress = { ...response, status: 'in_progress', output: [] };
+    const item = response.output[0];
+    const events = (...data: Array<Record<string, unknown>>) =>
+      data
+        .map(
+          (value, index) =>
+            `event: ${String(value['type'])}\ndata: ${JSON.stringify({ ...value, sequence_number: index })}\n\n`,
+        )
+        .join('');
+    const good = checkExchanges(validator, [
+      {
+        ...exchange,
+        body: events(
+          { type: 'response.created', response: inProgress },
+          { type: 'response.output_item.added', output_index: 0, item: { ...item, content: [] } },
+          { type: 'response.output_item.done', output_index: 0, item },
+          { type: 'response.completed', response },
+        ),
+      },
+    ]);
+    assert.deepEqual(good.problems, []);
+    assert.equal(good.checked.ResponseStreamEvent, 4);
+    const bad = checkExchanges(validator, [
+      {
+        ...exchange,
+        body: `${events(
+          { type: 'response.created', response: { ...inProgress, output: [item] } },
+          { type: 'response.output_item.added', output_index: 0, item: { ...item, content: [] } },
+        )}event: response.done\ndata: {"type":"response.output_item.done","sequence_number":5}\n\n`,
+      },
+    ]);
+    const problems = bad.problems.join('\n');
+    assert.match(problems, /response.created carries output/);
+    assert.match(problems, /event response.done with type response.output_item.done/);
+    assert.match(problems, /sequence_number 5/);
+    assert.match(problems, /ends with response.done/);
+    assert.match(problems, /ResponseStreamEvent/, 'the unfinished item event fails the schema');
+  });
 });

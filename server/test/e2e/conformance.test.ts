@@ -16,6 +16,7 @@ import {
   runLangChainErrorScenarios,
   runLangChainModelScenarios,
 } from '../support/conformance/langchain-scenarios.ts';
+import { runOpenAiNodeResponsesScenarios } from '../support/conformance/openai-node-responses-scenarios.ts';
 import {
   runOpenAiNodeErrorScenarios,
   runOpenAiNodeModelScenarios,
@@ -24,10 +25,16 @@ import { preparePythonEnvironment, runPythonPart } from '../support/conformance/
 import { startRecordingProxy, type RecordingProxy } from '../support/conformance/recording-proxy.ts';
 import { loadOpenApiSchemaValidator, type OpenApiSchemaValidator } from '../support/openapi-schema-validator.ts';
 import { startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
+import {
+  startSearchSimulator,
+  type RunningSearchSimulator,
+} from '../../src/search/simulator/start-search-simulator.ts';
 
 /** Per model: text, stream, tool call + answer, streamed tool call + answer, json_schema; image where supported. */
 const expectedScenarioCount =
   conformanceModels.length * 5 + conformanceModels.filter((model) => model.vision).length + 6;
+/** Per model, the Responses API: text with instructions, a function round trip, web search whole and streamed. */
+const expectedPythonScenarioCount = expectedScenarioCount + conformanceModels.length * 4;
 /** Installing the Python SDK or compiling the Go SDK on a machine without caches takes a few minutes on 2 cores. */
 const setupTimeoutMs = 600_000;
 
@@ -38,6 +45,7 @@ const setupTimeoutMs = 600_000;
  */
 describe('conformance: official SDKs and frameworks against one sandbox gateway', { concurrency: true }, () => {
   let gateway: TestGateway;
+  let search: RunningSearchSimulator;
   let validator: OpenApiSchemaValidator;
   const proxies: RecordingProxy[] = [];
 
@@ -59,14 +67,23 @@ describe('conformance: official SDKs and frameworks against one sandbox gateway'
     GATEWAY_EMPTY_KEY: setup.emptyKey,
     GATEWAY_LIMITED_KEY: setup.limitedKey,
     CONFORMANCE_MODELS: JSON.stringify(conformanceModels),
+    SEARCH_SIMULATOR_URL: search.url,
   });
 
   /** What one client received: every body and chunk valid, and every kind of answer and error present. */
-  const assertSchemaConformant = (setup: ClientSetup, moreStatuses: readonly number[] = []) => {
+  const assertSchemaConformant = (
+    setup: ClientSetup,
+    moreStatuses: readonly number[] = [],
+    options: { hasResponses: boolean } = { hasResponses: false },
+  ) => {
     const report = checkExchanges(validator, setup.proxy.takeExchanges());
     assert.deepEqual(report.problems, [], 'every body and chunk matches the OpenAI schemas');
     assert.ok((report.checked.CreateChatCompletionResponse ?? 0) >= conformanceModels.length * 3, 'completions seen');
     assert.ok((report.checked.CreateChatCompletionStreamResponse ?? 0) > conformanceModels.length * 3, 'chunks seen');
+    if (options.hasResponses) {
+      assert.ok((report.checked.Response ?? 0) >= conformanceModels.length * 4, 'Response objects seen');
+      assert.ok((report.checked.ResponseStreamEvent ?? 0) > conformanceModels.length * 10, 'Responses events seen');
+    }
     for (const status of [401, 404, 400, 402, 429, ...moreStatuses]) {
       assert.ok(report.statuses.includes(status), `${status} seen`);
     }
@@ -75,11 +92,16 @@ describe('conformance: official SDKs and frameworks against one sandbox gateway'
 
   before(async () => {
     validator = loadOpenApiSchemaValidator();
-    gateway = await startTestGateway();
+    // A search simulator of the test's own, so that clients can check citations against the engine's results.
+    search = await startSearchSimulator();
+    gateway = await startTestGateway({
+      environment: { SEARCH_ENGINE: 'searxng', SEARCH_BASE_URL: `${search.url}/searxng` },
+    });
   });
   after(async () => {
     for (const proxy of proxies) await proxy.close();
     await gateway.close();
+    await search.close();
   });
 
   describe('official OpenAI SDK for Node', { concurrency: 1 }, () => {
@@ -94,10 +116,15 @@ describe('conformance: official SDKs and frameworks against one sandbox gateway'
         await runOpenAiNodeModelScenarios(client, model);
       });
     }
+    for (const model of conformanceModels) {
+      test(`${model.family} ${model.id}: Responses API text, function round trip, web search whole and streamed`, async () => {
+        await runOpenAiNodeResponsesScenarios(client, model, search.url);
+      });
+    }
     test('401, 404, 400, 402, 429, 502 and a mid-stream error raise the SDK error classes; models read', async () => {
       await runOpenAiNodeErrorScenarios(setup);
     });
-    test(schemaTestName, () => assertSchemaConformant(setup, [502]));
+    test(schemaTestName, () => assertSchemaConformant(setup, [502], { hasResponses: true }));
   });
 
   describe('official OpenAI SDK for Python (conformance/python)', { concurrency: 1 }, () => {
@@ -113,9 +140,9 @@ describe('conformance: official SDKs and frameworks against one sandbox gateway'
     test('every model scenario and error case passes under unittest', async () => {
       const run = await runPythonPart(python, environmentFor(setup));
       assert.ok(run.passed, run.output);
-      assert.equal(run.testsRun, expectedScenarioCount, `every scenario ran:\n${run.output}`);
+      assert.equal(run.testsRun, expectedPythonScenarioCount, `every scenario ran:\n${run.output}`);
     });
-    test(schemaTestName, () => assertSchemaConformant(setup));
+    test(schemaTestName, () => assertSchemaConformant(setup, [], { hasResponses: true }));
   });
 
   describe('official OpenAI SDK for Go (conformance/go)', { concurrency: 1 }, () => {

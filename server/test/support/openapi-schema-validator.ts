@@ -11,7 +11,9 @@ export type OpenAiSchemaName =
   | 'CreateChatCompletionStreamResponse'
   | 'ErrorResponse'
   | 'ListModelsResponse'
-  | 'Model';
+  | 'Model'
+  | 'Response'
+  | 'ResponseStreamEvent';
 
 export type OpenApiSchemaValidator = {
   /** The problems of `value` against `components.schemas[name]`, one readable line each; empty when valid. */

@@ -18,14 +18,14 @@ export function citeProvidedSources(tokens: readonly string[], conversation: Con
   const numbers = findProvidedSourceNumbers(conversation);
   if (numbers.length === 0) return [...tokens];
   const question = readQuestion(conversation);
-  const opening =
-    question === ''
-      ? []
-      : question
-          .split(' ')
-          .slice(0, maxQuestionWords)
-          .map((word) => `${word} `);
-  return insertSourceMarkers([...opening, ...tokens], numbers);
+  if (question === '') return insertSourceMarkers(tokens, numbers);
+  // Word tokens after the first carry their leading space, as the generated words do.
+  const opening = question
+    .split(' ')
+    .slice(0, maxQuestionWords)
+    .map((word, index) => (index === 0 ? word : ` ${word}`));
+  const [first, ...rest] = tokens;
+  return insertSourceMarkers([...opening, ...(first === undefined ? [] : [` ${first}`, ...rest])], numbers);
 }
 
 /** The source numbers offered in the request's input, in order of appearance, without repeats. */

@@ -51,6 +51,11 @@ export function checkExchanges(
     } else if (route === '/v1/chat/completions') {
       check(exchange, 'CreateChatCompletionResponse', exchange.body);
       report.problems.push(...problemsOfIdentity(exchange, [exchange.body]));
+    } else if (route === '/v1/responses' && exchange.contentType.startsWith('text/event-stream')) {
+      report.problems.push(...problemsOfResponseStream(exchange, check));
+    } else if (route === '/v1/responses') {
+      check(exchange, 'Response', exchange.body);
+      report.problems.push(...problemsOfIdentity(exchange, [exchange.body]));
     } else {
       report.problems.push(`${exchange.method} ${exchange.path}: no schema for this endpoint`);
     }
@@ -64,7 +69,7 @@ function problemsOfIdentity(exchange: RecordedExchange, bodies: readonly string[
   type Answer = { id?: unknown; model?: unknown; error?: unknown };
   const objects = bodies
     .map((body) => parseJsonObject(body) as Answer | undefined)
-    .filter((object): object is Answer => object !== undefined && object.error === undefined);
+    .filter((object): object is Answer => object !== undefined && !object.error);
   const problems = objects
     .filter((object) => object.model !== requested)
     .map(
@@ -124,6 +129,41 @@ function problemsOfAnthropicExchange(exchange: RecordedExchange): string[] {
   const lastName = events.at(-1)?.name;
   if (lastName !== 'message_stop' && lastName !== 'error') problems.push(`${where}: the stream ends with ${lastName}`);
   return problems;
+}
+
+const terminalResponseEvents = new Set(['response.completed', 'response.incomplete', 'response.failed']);
+
+/**
+ * A Responses stream (wire-formats §2.3–§2.4): every event named (`event:` equal to the data's `type`) and valid
+ * against `ResponseStreamEvent`, `sequence_number` counting from 0, `response.created` first with an empty output,
+ * a terminal event last, no `[DONE]`; every Response in it carries the requested model and one id.
+ */
+function problemsOfResponseStream(
+  exchange: RecordedExchange,
+  check: (exchange: RecordedExchange, name: OpenAiSchemaName, text: string) => void,
+): string[] {
+  const where = `${exchange.method} ${exchange.path} → ${exchange.status}`;
+  const events = sseEvents(exchange.body);
+  const problems: string[] = [];
+  const responses: string[] = [];
+  events.forEach((event, index) => {
+    check(exchange, 'ResponseStreamEvent', event.data);
+    const data = parseJsonObject(event.data) as { type?: unknown; sequence_number?: unknown; response?: unknown };
+    if (data?.type !== event.name)
+      problems.push(`${where}: event ${event.name ?? '(unnamed)'} with type ${String(data?.type)}`);
+    if (data?.sequence_number !== index)
+      problems.push(`${where}: event ${index} has sequence_number ${String(data?.sequence_number)}`);
+    if (data?.response !== undefined) responses.push(JSON.stringify(data.response));
+  });
+  const [first] = events;
+  const created = parseJsonObject(first?.data ?? '') as { type?: unknown; response?: { output?: unknown } } | undefined;
+  if (created?.type !== 'response.created') problems.push(`${where}: the stream starts with ${String(created?.type)}`);
+  else if (JSON.stringify(created.response?.output) !== '[]')
+    problems.push(`${where}: response.created carries output`);
+  if (!terminalResponseEvents.has(events.at(-1)?.name ?? '')) {
+    problems.push(`${where}: the stream ends with ${events.at(-1)?.name ?? 'nothing'}`);
+  }
+  return [...problems, ...problemsOfIdentity(exchange, responses)];
 }
 
 function checkStream(
