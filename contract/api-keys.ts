@@ -15,6 +15,8 @@ export const apiKeySchema = z.object({
   /** The models this key may call, or null for every model. */
   allowed_models: z.array(z.string()).nullable(),
   requests_per_minute: z.number().int().nullable(),
+  /** Input plus output tokens per minute, or null for the account's budget (if any). */
+  tokens_per_minute: z.number().int().nullable(),
 });
 export type ApiKey = z.infer<typeof apiKeySchema>;
 
@@ -31,6 +33,7 @@ export const createApiKeyRequestSchema = z.object({
   spend_cap_usd: z.union([z.string(), z.number()]).nullable().optional(),
   allowed_models: z.array(z.string().min(1).max(200)).min(1).max(500).nullable().optional(),
   requests_per_minute: z.number().int().min(1).max(1_000_000).nullable().optional(),
+  tokens_per_minute: z.number().int().min(1).max(1_000_000_000).nullable().optional(),
 });
 export type CreateApiKeyRequest = z.infer<typeof createApiKeyRequestSchema>;
 

@@ -24,6 +24,8 @@ export const operatorUserSchema = z.object({
   contract_discount_percent: z.number(),
   /** The operator's request budget for the whole account per minute, or null for the standard limits. */
   requests_per_minute: z.number().int().nullable(),
+  /** The operator's token budget (input plus output) for the whole account per minute, or null for none. */
+  tokens_per_minute: z.number().int().nullable(),
   subscription: subscriptionSchema.nullable(),
 });
 export type OperatorUser = z.infer<typeof operatorUserSchema>;
@@ -83,10 +85,14 @@ export const balanceAdjustmentSchema = z.object({
 });
 export type BalanceAdjustment = z.infer<typeof balanceAdjustmentSchema>;
 
-/** `POST /api/operator/users/{id}/terms`: the contract discount (percent) and the account's request budget. */
+/**
+ * `POST /api/operator/users/{id}/terms`: the contract discount (percent) and the account's request and token budgets
+ * per minute (null or, for tokens, omitted: none).
+ */
 export const accountTermsRequestSchema = z.object({
   contract_discount_percent: percentSchema,
   requests_per_minute: z.number().int().min(1).max(1_000_000).nullable(),
+  tokens_per_minute: z.number().int().min(1).max(1_000_000_000).nullable().optional(),
 });
 export type AccountTermsRequest = z.infer<typeof accountTermsRequestSchema>;
 

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import packageJson from '../../package.json' with { type: 'json' };
 import { loadApiKeyCache } from './accounts/api-key-cache.ts';
+import { argon2PasswordHasher } from './accounts/password-hash.ts';
 import { buildApp } from './app.ts';
 import { connectRedis } from './connect-redis.ts';
 import { createMemoryCreditHolds, type CreditHolds } from './billing/credit-holds.ts';
@@ -158,6 +159,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     accountTerms,
     rateLimiter,
     welcomeBalanceMicros: config.welcomeBalanceMicros,
+    passwords: argon2PasswordHasher,
     defaultRequestsPerMinute: config.defaultRequestsPerMinute,
     clock: systemClock,
     ids: cryptoIds,

@@ -14,6 +14,7 @@ export type CachedApiKey = {
   spentMicros: number;
   allowedModels: ReadonlySet<string> | null;
   requestsPerMinute: number | null;
+  tokensPerMinute: number | null;
 };
 
 export type ApiKeyCache = {
@@ -55,5 +56,6 @@ function toCachedApiKey(row: ApiKeyWithOwner): CachedApiKey {
     spentMicros: row.spent_micros,
     allowedModels: row.allowed_models === null ? null : new Set(row.allowed_models.split('\n')),
     requestsPerMinute: row.requests_per_minute,
+    tokensPerMinute: row.tokens_per_minute,
   };
 }

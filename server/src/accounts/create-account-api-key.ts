@@ -18,6 +18,7 @@ export async function createAccountApiKey(
   const spendCapMicros = parseSpendCap(request.spend_cap_usd);
   const allowedModels = parseAllowedModels(request.allowed_models, deps.priceList);
   const requestsPerMinute = request.requests_per_minute ?? null;
+  const tokensPerMinute = request.tokens_per_minute ?? null;
   const issued = await issueApiKey(deps, {
     userId: input.userId,
     name: request.name,
@@ -25,6 +26,7 @@ export async function createAccountApiKey(
     spendCapMicros,
     allowedModels,
     requestsPerMinute,
+    tokensPerMinute,
   });
   const summary = toApiKeySummary({
     id: issued.id,
@@ -39,6 +41,7 @@ export async function createAccountApiKey(
     spent_micros: 0,
     allowed_models: allowedModels === null ? null : allowedModels.join('\n'),
     requests_per_minute: requestsPerMinute,
+    tokens_per_minute: tokensPerMinute,
   });
   return { ...summary, key: issued.key };
 }

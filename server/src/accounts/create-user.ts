@@ -1,5 +1,6 @@
+import { bumpCacheVersion } from '../db/cache-versions.ts';
 import type { Database } from '../db/database.ts';
-import { postLedgerTransaction, userLedgerAccount } from '../db/ledger.ts';
+import { userLedgerAccount, writeLedgerTransaction } from '../db/ledger.ts';
 import { findUserByEmail, insertUser } from '../db/users.ts';
 import type { UserRow } from '../db/schema.ts';
 import { ConflictError } from '../errors/conflict-error.ts';
@@ -21,7 +22,10 @@ export type CreateUserInput = {
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const minimumPasswordLength = 10;
 
-/** Creates an account with e-mail and password only, and credits its welcome balance through the ledger. */
+/**
+ * Creates an account with e-mail and password only, and credits its welcome balance through the ledger, in one
+ * database transaction: an account never exists without its welcome credit, nor a credit without its account.
+ */
 export async function createUser(
   deps: CreateUserDeps,
   input: CreateUserInput,
@@ -45,10 +49,12 @@ export async function createUser(
     role: input.role,
     created_at: deps.clock.nowMs(),
   };
-  await insertUser(deps.db, user);
-  if (input.welcomeBalanceMicros > 0) {
-    await postLedgerTransaction(deps.db, {
-      id: deps.ids.newId('ltx_'),
+  const welcomeTransactionId = deps.ids.newId('ltx_');
+  await deps.db.transaction().execute(async (trx) => {
+    await insertUser(trx, user);
+    if (input.welcomeBalanceMicros <= 0) return;
+    await writeLedgerTransaction(trx, {
+      id: welcomeTransactionId,
       idempotencyKey: `welcome:${user.id}`,
       kind: 'welcome',
       reason: 'welcome balance',
@@ -58,6 +64,8 @@ export async function createUser(
         { account: 'system:welcome-bonus', amountMicros: -input.welcomeBalanceMicros },
       ],
     });
-  }
+    // Like every ledger post that is not a node's own settlement: nodes reload the balances they cache.
+    await bumpCacheVersion(trx, 'balances');
+  });
   return { ...user, status: 'active', balance_micros: input.welcomeBalanceMicros };
 }

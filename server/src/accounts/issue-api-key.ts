@@ -14,6 +14,7 @@ export type IssueApiKeyInput = {
   spendCapMicros?: number | null;
   allowedModels?: readonly string[] | null;
   requestsPerMinute?: number | null;
+  tokensPerMinute?: number | null;
 };
 
 export type IssuedApiKey = {
@@ -42,6 +43,7 @@ export async function issueApiKey(deps: IssueApiKeyDeps, input: IssueApiKeyInput
     spend_cap_micros: input.spendCapMicros ?? null,
     allowed_models: input.allowedModels ? input.allowedModels.join('\n') : null,
     requests_per_minute: input.requestsPerMinute ?? null,
+    tokens_per_minute: input.tokensPerMinute ?? null,
   });
   await bumpCacheVersion(deps.db, 'api_keys');
   return {

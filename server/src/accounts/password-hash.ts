@@ -6,6 +6,12 @@ const argon2Async = promisify(argon2);
 /** OWASP's minimum Argon2id profile: 19 MiB, 2 passes, 1 lane. Stored in PHC string form so it can be raised later. */
 const parameters = { memoryKib: 19_456, passes: 2, parallelism: 1, tagLength: 32 } as const;
 
+/** Hashing and checking passwords: a dependency of sign-in, so tests can see which hashes it computes. */
+export type PasswordHasher = {
+  hash: (password: string) => Promise<string>;
+  verify: (password: string, stored: string) => Promise<boolean>;
+};
+
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const tag = await derive(password, salt, parameters);
@@ -40,3 +46,5 @@ function derive(
     tagLength: profile.tagLength,
   });
 }
+
+export const argon2PasswordHasher: PasswordHasher = { hash: hashPassword, verify: verifyPassword };

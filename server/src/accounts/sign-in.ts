@@ -4,11 +4,12 @@ import { AuthenticationError } from '../errors/authentication-error.ts';
 import { PermissionDeniedError } from '../errors/permission-denied-error.ts';
 import type { RateLimiter } from '../limits/rate-limiter.ts';
 import { getAccount, type GetAccountDeps } from './get-account.ts';
-import { verifyPassword } from './password-hash.ts';
+import type { PasswordHasher } from './password-hash.ts';
 import { startSession, type StartSessionDeps, type StartedSession } from './start-session.ts';
 import { throttleAttempt } from './throttle-attempt.ts';
 
-export type SignInDeps = StartSessionDeps & GetAccountDeps & { rateLimiter: RateLimiter };
+export type SignInDeps = StartSessionDeps &
+  GetAccountDeps & { rateLimiter: RateLimiter; passwords: Pick<PasswordHasher, 'verify'> };
 
 /**
  * An Argon2id hash (same parameters as real ones) of a random password nobody knows. An unknown e-mail is checked
@@ -26,7 +27,10 @@ export async function signIn(
   await throttleAttempt(deps, { kind: 'login-ip', clientIp: input.clientIp });
   await throttleAttempt(deps, { kind: 'login-email', email });
   const user = await findUserByEmail(deps.db, email);
-  const isPasswordRight = await verifyPassword(input.credentials.password, user?.password_hash ?? dummyPasswordHash);
+  const isPasswordRight = await deps.passwords.verify(
+    input.credentials.password,
+    user?.password_hash ?? dummyPasswordHash,
+  );
   if (!user || !isPasswordRight) {
     throw new AuthenticationError('Incorrect e-mail or password.', { code: 'invalid_credentials' });
   }

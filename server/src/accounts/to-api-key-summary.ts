@@ -17,5 +17,6 @@ export function toApiKeySummary(row: Omit<ApiKeyRow, 'key_hash' | 'revoked_at'>)
     spent_usd: microsToUsd(row.spent_micros),
     allowed_models: row.allowed_models === null ? null : row.allowed_models.split('\n'),
     requests_per_minute: row.requests_per_minute,
+    tokens_per_minute: row.tokens_per_minute,
   };
 }

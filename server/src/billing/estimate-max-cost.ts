@@ -1,41 +1,76 @@
 import type { CatalogModel } from '../catalog/price-list.ts';
-import { costOfTokensMicros } from '../lib/money.ts';
+import { costOfTokensMicros, maxTokensWithinMicros } from '../lib/money.ts';
+import { estimateDeliveredUsage } from './estimate-delivered-usage.ts';
 
 /** Per-message framing tokens and the most one image can cost in tokens at any vendor. */
 const framingTokensPerMessage = 8;
 const maxTokensPerImage = 6_500;
 
+/** What the hold needs of a request's input: its size in UTF-8 bytes, messages and images. */
+export type InputSize = { textBytes: number; messageCount: number; imageCount: number };
+
 /**
- * An upper bound of the input tokens of a request: every token of every tokenizer we route to is at least one
- * UTF-8 byte, so the byte length of the text (plus framing and images) cannot be exceeded. The hold is a worst
- * case on purpose; the capture uses the vendor's actual count.
+ * Two estimates of a request's input tokens. `upperBoundTokens` cannot be exceeded: every token of every tokenizer
+ * we route to is at least one UTF-8 byte (random symbols, rare scripts and emoji really do cost one token per byte),
+ * plus framing and the dearest image. `likelyTokens` is the usual count, about 4 bytes per token (English text and
+ * code; docs/billing.md), and decides whether a call is affordable at all.
  */
-export function estimateInputTokensUpperBound(input: { textBytes: number; messageCount: number; imageCount: number }) {
-  return input.textBytes + input.messageCount * framingTokensPerMessage + input.imageCount * maxTokensPerImage;
-}
+export type InputEstimate = { upperBoundTokens: number; likelyTokens: number };
 
-export type HoldPlan = {
-  /** The hold for the input plus the requested (or the model's maximum) output. */
-  desiredMicros: number;
-  /** The least hold that still lets the call produce one output token. */
-  minimumMicros: number;
-  inputCostMicros: number;
-};
-
-export function planHold(model: CatalogModel, input: { inputTokens: number; maxOutputTokens: number }): HoldPlan {
-  const inputCostMicros = costOfTokensMicros([
-    { tokens: input.inputTokens, ratePerMillionMicros: model.inputRateMicros },
-  ]);
-  const outputCost = (tokens: number) => costOfTokensMicros([{ tokens, ratePerMillionMicros: model.outputRateMicros }]);
+export function estimateInputTokens(size: InputSize): InputEstimate {
   return {
-    desiredMicros: inputCostMicros + outputCost(input.maxOutputTokens),
-    minimumMicros: inputCostMicros + outputCost(1),
-    inputCostMicros,
+    upperBoundTokens:
+      size.textBytes + size.messageCount * framingTokensPerMessage + size.imageCount * maxTokensPerImage,
+    likelyTokens: estimateDeliveredUsage({ ...size, deliveredTextBytes: 0 }).inputTokens,
   };
 }
 
-/** How many output tokens a hold pays for after the input: the output limit to send upstream. */
-export function affordableOutputTokens(model: CatalogModel, input: { heldMicros: number; inputCostMicros: number }) {
-  if (model.outputRateMicros === 0) return Number.MAX_SAFE_INTEGER;
-  return Math.floor(((input.heldMicros - input.inputCostMicros) * 1_000_000) / model.outputRateMicros);
+export type HoldPlan = {
+  /** The hold for the worst-case input plus every choice's requested (or the model's maximum) output. */
+  desiredMicros: number;
+  /** The least hold that lets the call go ahead: the likely input plus one output token per choice. */
+  minimumMicros: number;
+  /** The likely cost of the input alone, for the message of a refusal. */
+  likelyInputMicros: number;
+};
+
+export type OutputPlan = { input: InputEstimate; maxOutputTokensPerChoice: number; choiceCount: number };
+
+/** What to hold for a call, at the model's (account's) rates, each amount rounded once by the one rule. */
+export function planHold(model: CatalogModel, plan: OutputPlan): HoldPlan {
+  const cost = (inputTokens: number, outputTokens: number) =>
+    costOfTokensMicros(
+      [
+        { tokens: inputTokens, ratePerMillionMicros: model.inputRateMicros },
+        { tokens: outputTokens, ratePerMillionMicros: model.outputRateMicros },
+      ],
+      { discountBasisPoints: model.discountBasisPoints },
+    );
+  return {
+    desiredMicros: cost(plan.input.upperBoundTokens, plan.maxOutputTokensPerChoice * plan.choiceCount),
+    minimumMicros: cost(plan.input.likelyTokens, plan.choiceCount),
+    likelyInputMicros: cost(plan.input.likelyTokens, 0),
+  };
+}
+
+/**
+ * The output limit per choice a hold pays for: what is left after the worst-case input, shared by the choices. A
+ * hold too small for the worst-case input (a balance that covers the likely input only) pays for the output after
+ * the likely input instead, so the call still goes ahead (docs/billing.md, "Holds").
+ */
+export function affordableOutputTokensPerChoice(
+  model: CatalogModel,
+  input: { heldMicros: number; input: InputEstimate; choiceCount: number },
+): number {
+  const outputTokensAfter = (inputTokens: number) =>
+    maxTokensWithinMicros({
+      budgetMicros: input.heldMicros,
+      fixedCharges: [{ tokens: inputTokens, ratePerMillionMicros: model.inputRateMicros }],
+      ratePerMillionMicros: model.outputRateMicros,
+      discountBasisPoints: model.discountBasisPoints,
+    });
+  const afterUpperBound = outputTokensAfter(input.input.upperBoundTokens);
+  const outputTokens =
+    afterUpperBound >= input.choiceCount ? afterUpperBound : outputTokensAfter(input.input.likelyTokens);
+  return Math.floor(outputTokens / input.choiceCount);
 }

@@ -12,19 +12,18 @@ export type TokenUsage = {
 export const zeroUsage: TokenUsage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 };
 
 /**
- * The cost of a text call at the model's live rates: uncached input at the input rate, cached input at the cached
- * rate (or the input rate where the model has none), output at the output rate, rounded up once (lib/money.ts).
+ * The cost of a text call at the model's (account's) rates: uncached input at the input rate, cached input at the
+ * cached rate (or the input rate where the model has none), output at the output rate, less the account's discount,
+ * rounded up once (lib/money.ts).
  */
 export function priceTokenUsage(model: CatalogModel, usage: TokenUsage): number {
   const cached = Math.min(usage.cachedInputTokens, usage.inputTokens);
-  return costOfTokensMicros([
-    { tokens: usage.inputTokens - cached, ratePerMillionMicros: model.inputRateMicros },
-    { tokens: cached, ratePerMillionMicros: model.cachedInputRateMicros ?? model.inputRateMicros },
-    { tokens: usage.outputTokens, ratePerMillionMicros: model.outputRateMicros },
-  ]);
-}
-
-/** The cost of `imageCount` images at the model's per-request price. */
-export function priceImages(model: CatalogModel, imageCount: number): number {
-  return (model.perRequestMicros ?? 0) * imageCount;
+  return costOfTokensMicros(
+    [
+      { tokens: usage.inputTokens - cached, ratePerMillionMicros: model.inputRateMicros },
+      { tokens: cached, ratePerMillionMicros: model.cachedInputRateMicros ?? model.inputRateMicros },
+      { tokens: usage.outputTokens, ratePerMillionMicros: model.outputRateMicros },
+    ],
+    { discountBasisPoints: model.discountBasisPoints },
+  );
 }

@@ -14,6 +14,11 @@ export type CatalogModel = {
   outputRateMicros: number;
   cachedInputRateMicros: number | null;
   perRequestMicros: number | null;
+  /**
+   * An account's discount (basis points) on the token rates above, set by `AccountTerms.priceModel`: costs apply it
+   * inside their one rounding (lib/money.ts). Absent (no discount) in the price list itself.
+   */
+  discountBasisPoints?: number;
   listInputRateMicros: number;
   listOutputRateMicros: number;
   listCachedInputRateMicros: number | null;

@@ -82,6 +82,7 @@ async function findOrIssueKey(
         spend_cap_micros: null,
         allowed_models: null,
         requests_per_minute: null,
+        tokens_per_minute: null,
       });
       await insertBrowserChatKey(transaction, { apiKeyId, sessionId: input.sessionId, sequence, createdAt: nowMs });
     });

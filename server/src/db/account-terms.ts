@@ -13,7 +13,7 @@ export async function findAccountTerms(db: Database, userId: string): Promise<Ac
   return db.selectFrom('account_terms').selectAll().where('user_id', '=', userId).executeTakeFirst();
 }
 
-/** Sets the account's contract discount and request budget (one row per account). */
+/** Sets the account's contract discount and request and token budgets (one row per account). */
 export async function upsertAccountTerms(db: Database, terms: AccountTermsRow): Promise<void> {
   await db
     .insertInto('account_terms')
@@ -22,6 +22,7 @@ export async function upsertAccountTerms(db: Database, terms: AccountTermsRow): 
       conflict.column('user_id').doUpdateSet({
         contract_discount_basis_points: terms.contract_discount_basis_points,
         requests_per_minute: terms.requests_per_minute,
+        tokens_per_minute: terms.tokens_per_minute,
         updated_at: terms.updated_at,
       }),
     )

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { applyDiscountMicros, costOfTokensMicros, formatUsd, microsToUsd, parseUsdToMicros } from './money.ts';
+import {
+  applyDiscountMicros,
+  costOfTokensMicros,
+  formatUsd,
+  maxTokensWithinMicros,
+  microsToUsd,
+  parseUsdToMicros,
+} from './money.ts';
 
 test('a request cost is the exact sum of its parts rounded up once to a whole micro-dollar', () => {
   assert.equal(costOfTokensMicros([{ tokens: 1_000_000, ratePerMillionMicros: 2_500_000 }]), 2_500_000);
@@ -20,7 +27,83 @@ test('large token counts stay exact', () => {
   assert.equal(costOfTokensMicros([{ tokens: 9_000_000_000, ratePerMillionMicros: 75_000_000 }]), 675_000_000_000);
 });
 
-test('a discount rounds up so the operator never loses a fraction', () => {
+test('a discounted cost is rounded once, after the discount, not per rate and again per call', () => {
+  // 3,000,000 tokens at 3 micros per 1M less 50% is exactly 4.5 micros: one rounding gives 5. Discounting the rate
+  // first (1.5 → 2 micros per 1M) and then pricing the tokens would give 6.
+  assert.equal(costOfTokensMicros([{ tokens: 3_000_000, ratePerMillionMicros: 3 }], { discountBasisPoints: 5_000 }), 5);
+  assert.equal(
+    costOfTokensMicros([{ tokens: 3_000_000, ratePerMillionMicros: applyDiscountMicros(3, 5_000) }]),
+    6,
+    'the old double rounding',
+  );
+  // Parts add up before the single rounding: 0.4 + 0.4 + 0.4 micros is 2, not 3.
+  assert.equal(
+    costOfTokensMicros(
+      [
+        { tokens: 1, ratePerMillionMicros: 500_000 },
+        { tokens: 1, ratePerMillionMicros: 500_000 },
+        { tokens: 1, ratePerMillionMicros: 500_000 },
+      ],
+      { discountBasisPoints: 2_000 },
+    ),
+    2,
+  );
+  assert.equal(costOfTokensMicros([{ tokens: 1, ratePerMillionMicros: 1 }], { discountBasisPoints: 9_999 }), 1);
+  assert.equal(
+    costOfTokensMicros([{ tokens: 1_000_000, ratePerMillionMicros: 2_500_000 }], { discountBasisPoints: 0 }),
+    2_500_000,
+  );
+  assert.equal(
+    costOfTokensMicros([{ tokens: 5, ratePerMillionMicros: 2_500_000 }], { discountBasisPoints: 10_000 }),
+    0,
+  );
+  assert.equal(costOfTokensMicros([{ tokens: 0, ratePerMillionMicros: 2_500_000 }], { discountBasisPoints: 4_000 }), 0);
+  assert.equal(
+    costOfTokensMicros([{ tokens: 9_000_000_000, ratePerMillionMicros: 75_000_000 }], { discountBasisPoints: 3_333 }),
+    450_022_500_000,
+  );
+  assert.throws(() => costOfTokensMicros([], { discountBasisPoints: -1 }), RangeError);
+  assert.throws(() => costOfTokensMicros([], { discountBasisPoints: 10_001 }), RangeError);
+  assert.throws(() => costOfTokensMicros([], { discountBasisPoints: 12.5 }), RangeError);
+});
+
+test('the most tokens a budget affords is the exact inverse of the cost rule', () => {
+  const rates = [1, 3, 150_000, 2_500_000, 10_000_001];
+  const discounts = [0, 1, 2_000, 3_333, 5_000, 9_999];
+  for (const rate of rates) {
+    for (const discount of discounts) {
+      for (const budget of [0, 1, 7, 1_000, 123_457]) {
+        for (const fixedTokens of [0, 1, 999]) {
+          const fixedCharges = [{ tokens: fixedTokens, ratePerMillionMicros: 2_000_000 }];
+          const tokens = maxTokensWithinMicros({
+            budgetMicros: budget,
+            fixedCharges,
+            ratePerMillionMicros: rate,
+            discountBasisPoints: discount,
+          });
+          const cost = (count: number) =>
+            costOfTokensMicros([...fixedCharges, { tokens: count, ratePerMillionMicros: rate }], {
+              discountBasisPoints: discount,
+            });
+          const label = `rate ${rate}, discount ${discount}, budget ${budget}, fixed ${fixedTokens}`;
+          if (cost(0) > budget) {
+            assert.equal(tokens, 0, label);
+            continue;
+          }
+          assert.ok(cost(tokens) <= budget, label);
+          assert.ok(cost(tokens + 1) > budget, label);
+        }
+      }
+    }
+  }
+  assert.equal(
+    maxTokensWithinMicros({ budgetMicros: 5, fixedCharges: [], ratePerMillionMicros: 0 }),
+    Number.MAX_SAFE_INTEGER,
+    'a free output is never the limit',
+  );
+});
+
+test('a discounted price rounds up so the operator never loses a fraction', () => {
   assert.equal(applyDiscountMicros(2_500_000, 2_000), 2_000_000);
   assert.equal(applyDiscountMicros(3, 5_000), 2);
   assert.equal(applyDiscountMicros(0, 4_000), 0);

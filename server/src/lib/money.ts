@@ -1,29 +1,59 @@
 /**
- * Money is an integer number of micro-USD (1 USD = 1,000,000 micros). Rates are integer micro-USD per 1M tokens.
+ * Money is an integer number of micro-USD (1 USD = 1,000,000 micros). Rates are integer micro-USD per 1M tokens;
+ * discounts are integer basis points (100 = 1%).
  *
- * The one rounding rule: the cost of a request is the exact rational sum of its parts, rounded **up** to the next
- * whole micro-USD, once per request. Rounding up never undercharges the operator, and the error is below one
- * millionth of a dollar per request.
+ * The one rounding rule: the cost of a request is the exact rational sum of its parts, the account's discount
+ * included, rounded **up** to the next whole micro-USD, once per request:
+ *
+ *   cost = ceil( Σ tokens × rate × (10,000 − discount) / (1,000,000 × 10,000) )
+ *
+ * Rounding up never undercharges the operator, and the error is below one millionth of a dollar per request.
  */
 export const MICROS_PER_USD = 1_000_000;
 export const TOKENS_PER_RATE_UNIT = 1_000_000;
+const BASIS_POINTS_PER_WHOLE = 10_000;
 
 export type TokenCharge = { tokens: number; ratePerMillionMicros: number };
 
-/** Cost in micro-USD of several token counts at their rates, rounded up once. */
-export function costOfTokensMicros(charges: readonly TokenCharge[]): number {
-  let numerator = 0n;
-  for (const charge of charges) numerator += BigInt(charge.tokens) * BigInt(charge.ratePerMillionMicros);
-  const divisor = BigInt(TOKENS_PER_RATE_UNIT);
-  const whole = numerator / divisor;
-  return Number(numerator % divisor === 0n ? whole : whole + 1n);
+/** A discount in basis points; 0 when the account has none. */
+export type CostOptions = { discountBasisPoints?: number | undefined };
+
+/** Cost in micro-USD of several token counts at their rates, less the discount, rounded up once. */
+export function costOfTokensMicros(charges: readonly TokenCharge[], options: CostOptions = {}): number {
+  const { numerator, divisor } = exactCost(charges, options);
+  return Number(ceilDivide(numerator, divisor));
 }
 
-/** Applies a discount in basis points (100 = 1%) to an amount, rounding up (the operator never loses a fraction). */
+/**
+ * The largest number of tokens at `ratePerMillionMicros` that can be added to `fixedCharges` while the cost (by the
+ * rule above) stays within `budgetMicros`; 0 when not even the fixed charges fit. The exact inverse of
+ * `costOfTokensMicros`, so a limit computed here is never one token too generous.
+ */
+export function maxTokensWithinMicros(input: {
+  budgetMicros: number;
+  fixedCharges: readonly TokenCharge[];
+  ratePerMillionMicros: number;
+  discountBasisPoints?: number | undefined;
+}): number {
+  const fixed = exactCost(input.fixedCharges, input);
+  const keptShare = keptBasisPoints(input);
+  const perToken = BigInt(input.ratePerMillionMicros) * keptShare;
+  if (perToken === 0n) return Number.MAX_SAFE_INTEGER;
+  // cost ≤ budget ⇔ fixed + n × perToken ≤ budget × divisor (the ceiling of a sum is ≤ an integer iff the sum is).
+  const room = BigInt(input.budgetMicros) * fixed.divisor - fixed.numerator;
+  if (room < 0n) return 0;
+  const tokens = room / perToken;
+  return tokens > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(tokens);
+}
+
+/**
+ * Applies a discount in basis points to a **price** (a rate or a per-request price being set), rounding up so the
+ * operator never loses a fraction. Costs of calls never go through this: they use `costOfTokensMicros`, which
+ * applies the discount inside its single rounding.
+ */
 export function applyDiscountMicros(amountMicros: number, discountBasisPoints: number): number {
-  const numerator = BigInt(amountMicros) * BigInt(10_000 - discountBasisPoints);
-  const whole = numerator / 10_000n;
-  return Number(numerator % 10_000n === 0n ? whole : whole + 1n);
+  const numerator = BigInt(amountMicros) * BigInt(BASIS_POINTS_PER_WHOLE - discountBasisPoints);
+  return Number(ceilDivide(numerator, BigInt(BASIS_POINTS_PER_WHOLE)));
 }
 
 /** Parses a decimal USD string ("12.5", "0.000001") into micros exactly; undefined when it is not one. */
@@ -45,4 +75,27 @@ export function formatUsd(micros: number): string {
   const sign = micros < 0 ? '-' : '';
   const absolute = Math.abs(micros);
   return `${sign}${Math.floor(absolute / MICROS_PER_USD)}.${String(absolute % MICROS_PER_USD).padStart(6, '0')}`;
+}
+
+function keptBasisPoints(options: CostOptions): bigint {
+  const discount = options.discountBasisPoints ?? 0;
+  if (!Number.isInteger(discount) || discount < 0 || discount > BASIS_POINTS_PER_WHOLE) {
+    throw new RangeError(`a discount must be 0 to 10000 basis points, not ${discount}`);
+  }
+  return BigInt(BASIS_POINTS_PER_WHOLE - discount);
+}
+
+function exactCost(charges: readonly TokenCharge[], options: CostOptions): { numerator: bigint; divisor: bigint } {
+  let sum = 0n;
+  for (const charge of charges) sum += BigInt(charge.tokens) * BigInt(charge.ratePerMillionMicros);
+  return {
+    numerator: sum * keptBasisPoints(options),
+    divisor: BigInt(TOKENS_PER_RATE_UNIT) * BigInt(BASIS_POINTS_PER_WHOLE),
+  };
+}
+
+/** numerator / divisor rounded up, for non-negative integers. */
+function ceilDivide(numerator: bigint, divisor: bigint): bigint {
+  const whole = numerator / divisor;
+  return numerator % divisor === 0n ? whole : whole + 1n;
 }

@@ -28,6 +28,28 @@ describe('memory rate limiter', () => {
     assert.equal((await limiter.take({ subject: 'key-a', limitPerMinute: 5, cost: 1 })).isAllowed, true);
     assert.equal((await limiter.take({ subject: 'key-b', limitPerMinute: 5, cost: 1 })).isAllowed, true);
   });
+
+  test('a token budget admits an estimate, gives back what was not used, and goes into debt for what was', async () => {
+    let nowMs = 1_000_000;
+    const limiter = createMemoryRateLimiter({ nowMs: () => nowMs });
+    const budget = { subject: 'tokens:key-a', limitPerMinute: 6_000 };
+    const first = await limiter.take({ ...budget, cost: 6_000 });
+    assert.ok(first.isAllowed && first.remaining === 0);
+    assert.equal((await limiter.take({ ...budget, cost: 1 })).isAllowed, false, 'the whole minute is taken');
+    await limiter.adjust({ ...budget, delta: -5_000 });
+    const second = await limiter.take({ ...budget, cost: 5_000 });
+    assert.ok(second.isAllowed, 'the unused 5,000 came back');
+    await limiter.adjust({ ...budget, delta: 3_000 });
+    const refused = await limiter.take({ ...budget, cost: 1 });
+    assert.ok(!refused.isAllowed);
+    assert.equal(refused.retryAfterMs, 30_010, '3,000 tokens of debt and the one asked for, at 10 ms per token');
+    nowMs += 30_010;
+    assert.equal((await limiter.take({ ...budget, cost: 1 })).isAllowed, true, 'the debt is paid off with time');
+    await limiter.adjust({ ...budget, delta: -1_000_000 });
+    const full = await limiter.take({ ...budget, cost: 6_000 });
+    assert.ok(full.isAllowed, 'giving back never makes a budget larger than its limit');
+    assert.equal((await limiter.take({ ...budget, cost: 1 })).isAllowed, false);
+  });
 });
 
 describe('redis rate limiter', () => {
@@ -49,5 +71,23 @@ describe('redis rate limiter', () => {
     const refused = decisions[5];
     assert.ok(refused && !refused.isAllowed);
     assert.ok(refused.retryAfterMs > 10_000 && refused.retryAfterMs <= 12_000, String(refused.retryAfterMs));
+  });
+
+  test('corrections from one node move the budget the other node sees, into debt and back', async () => {
+    const prefix = `test:${Date.now()}:adjust:`;
+    const nodeA = createRedisRateLimiter({ redis, keyPrefix: prefix });
+    const nodeB = createRedisRateLimiter({ redis, keyPrefix: prefix });
+    const budget = { subject: 'tokens:shared', limitPerMinute: 6_000 };
+    assert.equal((await nodeA.take({ ...budget, cost: 6_000 })).isAllowed, true);
+    assert.equal((await nodeB.take({ ...budget, cost: 100 })).isAllowed, false);
+    await nodeA.adjust({ ...budget, delta: -5_000 });
+    assert.equal((await nodeB.take({ ...budget, cost: 4_000 })).isAllowed, true, 'node B sees the tokens given back');
+    await nodeB.adjust({ ...budget, delta: 60_000 });
+    const refused = await nodeA.take({ ...budget, cost: 1 });
+    assert.ok(!refused.isAllowed);
+    assert.ok(refused.retryAfterMs > 590_000, `a debt of a whole minute and more: ${refused.retryAfterMs} ms`);
+    await nodeA.adjust({ ...budget, delta: -1_000_000 });
+    assert.equal((await nodeB.take({ ...budget, cost: 6_000 })).isAllowed, true, 'the budget is whole again');
+    assert.equal((await nodeB.take({ ...budget, cost: 1 })).isAllowed, false, 'and no larger than its limit');
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Rate limits by GCRA (generic cell rate algorithm): one number per limited subject, the theoretical arrival time,
- * so a check is O(1) in memory or one Redis round trip. A limit of N per minute admits bursts of up to N.
+ * so a check is O(1) in memory or one Redis round trip. A limit of N per minute admits bursts of up to N. The units
+ * are requests or tokens: a take of `cost` units moves the arrival time by `cost` intervals.
  */
 export type RateLimitDecision =
   { isAllowed: true; remaining: number; resetMs: number } | { isAllowed: false; retryAfterMs: number; resetMs: number };
@@ -8,6 +9,11 @@ export type RateLimitDecision =
 export type RateLimiter = {
   /** Takes `cost` units from `subject`'s budget of `limitPerMinute`, or says how long to wait. */
   take: (input: { subject: string; limitPerMinute: number; cost: number }) => Promise<RateLimitDecision>;
+  /**
+   * Corrects a take once the real count is known, without refusing: a positive `delta` takes more and may leave the
+   * budget in debt (later takes wait until it is paid off); a negative one gives units back, up to a full budget.
+   */
+  adjust: (input: { subject: string; limitPerMinute: number; delta: number }) => Promise<void>;
 };
 
 const windowMs = 60_000;
@@ -37,20 +43,45 @@ export function stepGcra(input: {
   };
 }
 
+/** The pure correction shared by the memory and Redis limiters: undefined when the budget is full again. */
+export function adjustGcra(input: {
+  nowMs: number;
+  theoreticalArrivalMs: number | undefined;
+  limitPerMinute: number;
+  delta: number;
+}): number | undefined {
+  const base = Math.max(input.theoreticalArrivalMs ?? input.nowMs, input.nowMs);
+  const next = base + (windowMs / input.limitPerMinute) * input.delta;
+  return next > input.nowMs ? next : undefined;
+}
+
 /** Limits held in this process: right for a single node. */
 export function createMemoryRateLimiter(deps: { nowMs: () => number }): RateLimiter {
   const arrivals = new Map<string, number>();
   let lastSweepMs = 0;
+  const sweep = (nowMs: number) => {
+    if (nowMs - lastSweepMs <= windowMs) return;
+    for (const [subject, arrival] of arrivals) if (arrival < nowMs) arrivals.delete(subject);
+    lastSweepMs = nowMs;
+  };
   return {
     take: async (input) => {
       const nowMs = deps.nowMs();
-      if (nowMs - lastSweepMs > windowMs) {
-        for (const [subject, arrival] of arrivals) if (arrival < nowMs) arrivals.delete(subject);
-        lastSweepMs = nowMs;
-      }
+      sweep(nowMs);
       const step = stepGcra({ ...input, nowMs, theoreticalArrivalMs: arrivals.get(input.subject) });
       if (step.theoreticalArrivalMs !== undefined) arrivals.set(input.subject, step.theoreticalArrivalMs);
       return step.decision;
     },
+    adjust: async (input) => {
+      const nowMs = deps.nowMs();
+      const next = adjustGcra({ ...input, nowMs, theoreticalArrivalMs: arrivals.get(input.subject) });
+      if (next === undefined) arrivals.delete(input.subject);
+      else arrivals.set(input.subject, next);
+    },
   };
+}
+
+/** How long until a budget is full again, as OpenAI writes it in `x-ratelimit-reset-*` headers ("12s"). */
+export function formatResetTime(resetMs: number): string {
+  return `${Math.max(0, Math.ceil(resetMs / 1000))}s`;
 }

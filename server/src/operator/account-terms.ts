@@ -8,23 +8,30 @@ import { applyDiscountMicros } from '../lib/money.ts';
 
 /**
  * What an account pays and how fast it may call, held in memory for the request path: the operator's contract
- * discount, per-model account prices and request budget, and the discount of the account's active subscription.
+ * discount, per-model account prices and request and token budgets, and the discount of the account's active
+ * subscription.
  * Every node reloads it when the `account_terms` cache version moves (a change by the operator, a purchase or a
  * renewal); a subscription's end is checked against the clock, so it needs no reload.
  */
 export type AccountTerms = {
   /** The discount that applies to the account's prices now, percent: the larger of its plan's and its contract's. */
   accountDiscountPercent: (userId: string) => number;
-  /** The model at the account's rates: its own price where the operator set one, then the discount. */
+  /**
+   * The model at the account's rates: its own price where the operator set one, and the discount as
+   * `discountBasisPoints`, which every cost applies inside its one rounding (a per-request price comes discounted).
+   */
   priceModel: (userId: string, model: CatalogModel) => CatalogModel;
   /** The operator's request budget for the whole account, or undefined for the standard per-key limits. */
   requestsPerMinute: (userId: string) => number | undefined;
+  /** The operator's token budget (input plus output) for the whole account, or undefined for none. */
+  tokensPerMinute: (userId: string) => number | undefined;
   reload: () => Promise<void>;
 };
 
 type Snapshot = {
   contractBasisPoints: Map<string, number>;
   requestsPerMinute: Map<string, number>;
+  tokensPerMinute: Map<string, number>;
   modelPrices: Map<string, Map<string, AccountModelPriceRow>>;
   subscriptions: Map<string, { basisPoints: number; expiresAtMs: number }>;
 };
@@ -45,19 +52,20 @@ export async function loadAccountTerms(deps: { db: Database; clock: Clock }): Pr
       // subscription's does.
       const basisPoints = ownPrice ? planBasisPoints(userId) : discountBasisPoints(userId);
       if (!ownPrice && basisPoints === 0) return model;
-      const discounted = (micros: number) => applyDiscountMicros(micros, basisPoints);
-      const discountedOrNull = (micros: number | null) => (micros === null ? null : discounted(micros));
+      // Token rates stay undiscounted: the discount is applied inside the cost's one rounding (lib/money.ts). A
+      // per-request price is one amount, discounted (and rounded) here once.
+      const perRequestMicros = ownPrice ? ownPrice.per_request_micros : model.perRequestMicros;
       return {
         ...model,
-        inputRateMicros: discounted(ownPrice?.input_rate_micros ?? model.inputRateMicros),
-        outputRateMicros: discounted(ownPrice?.output_rate_micros ?? model.outputRateMicros),
-        cachedInputRateMicros: discountedOrNull(
-          ownPrice ? ownPrice.cached_input_rate_micros : model.cachedInputRateMicros,
-        ),
-        perRequestMicros: discountedOrNull(ownPrice ? ownPrice.per_request_micros : model.perRequestMicros),
+        inputRateMicros: ownPrice?.input_rate_micros ?? model.inputRateMicros,
+        outputRateMicros: ownPrice?.output_rate_micros ?? model.outputRateMicros,
+        cachedInputRateMicros: ownPrice ? ownPrice.cached_input_rate_micros : model.cachedInputRateMicros,
+        perRequestMicros: perRequestMicros === null ? null : applyDiscountMicros(perRequestMicros, basisPoints),
+        discountBasisPoints: basisPoints,
       };
     },
     requestsPerMinute: (userId) => snapshot.requestsPerMinute.get(userId),
+    tokensPerMinute: (userId) => snapshot.tokensPerMinute.get(userId),
     reload: async () => {
       snapshot = await readSnapshot(deps);
     },
@@ -80,6 +88,9 @@ async function readSnapshot(deps: { db: Database; clock: Clock }): Promise<Snaps
     contractBasisPoints: new Map(terms.map((row) => [row.user_id, row.contract_discount_basis_points])),
     requestsPerMinute: new Map(
       terms.flatMap((row) => (row.requests_per_minute === null ? [] : [[row.user_id, row.requests_per_minute]])),
+    ),
+    tokensPerMinute: new Map(
+      terms.flatMap((row) => (row.tokens_per_minute === null ? [] : [[row.user_id, row.tokens_per_minute]])),
     ),
     modelPrices,
     subscriptions: new Map(

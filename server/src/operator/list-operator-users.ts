@@ -51,6 +51,7 @@ export async function toOperatorUsers(
       active_key_count: user.active_key_count,
       contract_discount_percent: (userTerms?.contract_discount_basis_points ?? 0) / 100,
       requests_per_minute: userTerms?.requests_per_minute ?? null,
+      tokens_per_minute: userTerms?.tokens_per_minute ?? null,
       subscription: subscription
         ? toSubscriptionView(subscription, { planName: planNames.get(subscription.plan_id) ?? '', nowMs })
         : null,

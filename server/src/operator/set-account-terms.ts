@@ -11,7 +11,7 @@ import { percentToBasisPoints } from './parse-amounts.ts';
 export type AccountTermsWriteDeps = OperatorReadDeps & { accountTerms: Pick<AccountTerms, 'reload'> };
 
 /**
- * Sets an account's contract discount and request budget. Every node reloads account terms on the `account_terms`
+ * Sets an account's contract discount and request and token budgets. Every node reloads account terms on the `account_terms`
  * cache version (this one at once), so the next call is priced and limited by them.
  */
 export async function setAccountTerms(
@@ -23,6 +23,7 @@ export async function setAccountTerms(
     user_id: input.userId,
     contract_discount_basis_points: percentToBasisPoints(input.request.contract_discount_percent),
     requests_per_minute: input.request.requests_per_minute,
+    tokens_per_minute: input.request.tokens_per_minute ?? null,
     updated_at: deps.clock.nowMs(),
   });
   await bumpCacheVersion(deps.db, 'account_terms');

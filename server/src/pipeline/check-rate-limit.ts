@@ -1,5 +1,6 @@
 import { RateLimitError } from '../errors/rate-limit-error.ts';
-import type { RateLimiter } from '../limits/rate-limiter.ts';
+import { formatResetTime, type RateLimiter } from '../limits/rate-limiter.ts';
+import type { TokenLimit } from '../limits/token-budget.ts';
 import type { AccountTerms } from '../operator/account-terms.ts';
 import type { Caller } from './authenticate.ts';
 
@@ -24,7 +25,7 @@ export async function checkRateLimit(
   const decision = await deps.rateLimiter.take({ subject: `key:${caller.key.id}`, limitPerMinute, cost: 1 });
   const headers: RateLimitHeaders = {
     'x-ratelimit-limit-requests': String(limitPerMinute),
-    'x-ratelimit-reset-requests': `${Math.ceil(decision.resetMs / 1000)}s`,
+    'x-ratelimit-reset-requests': formatResetTime(decision.resetMs),
   };
   if (decision.isAllowed) return { ...headers, 'x-ratelimit-remaining-requests': String(decision.remaining) };
   throw new RateLimitError(
@@ -52,8 +53,32 @@ async function takeAccountBudget(rateLimiter: RateLimiter, caller: Caller, limit
       headers: {
         'x-ratelimit-limit-requests': String(limitPerMinute),
         'x-ratelimit-remaining-requests': '0',
-        'x-ratelimit-reset-requests': `${Math.ceil(decision.resetMs / 1000)}s`,
+        'x-ratelimit-reset-requests': formatResetTime(decision.resetMs),
       },
     },
   );
+}
+
+/**
+ * The tokens-per-minute budgets a call of this caller draws from: the operator's budget for the whole account, if
+ * set, and the key's own limit (or, without one, the account's budget as the key's limit too). None: no token limit.
+ */
+export function findTokenLimits(
+  deps: { accountTerms: Pick<AccountTerms, 'tokensPerMinute'> },
+  caller: Caller,
+): TokenLimit[] {
+  const accountLimitPerMinute = deps.accountTerms.tokensPerMinute(caller.userId);
+  const keyLimitPerMinute = caller.key.tokensPerMinute ?? accountLimitPerMinute;
+  const limits: TokenLimit[] = [];
+  if (accountLimitPerMinute !== undefined) {
+    limits.push({
+      subject: `tokens:account:${caller.userId}`,
+      limitPerMinute: accountLimitPerMinute,
+      scope: 'account',
+    });
+  }
+  if (keyLimitPerMinute !== undefined) {
+    limits.push({ subject: `tokens:key:${caller.key.id}`, limitPerMinute: keyLimitPerMinute, scope: 'key' });
+  }
+  return limits;
 }

@@ -4,8 +4,9 @@ import type { RequestSize } from './reserve-credits.ts';
 const encoder = new TextEncoder();
 
 /**
- * What the hold needs to know of a chat request's input: its UTF-8 byte count (message text, tool calls, tool
- * definitions and the response schema, all of which vendors bill as input), messages and images.
+ * What the hold needs to know of a chat request: its input's UTF-8 byte count (message text, tool calls, tool
+ * definitions and the response schema, all of which vendors bill as input; an image counts as an image, not as the
+ * bytes of its URL), messages and images, its output limit and how many choices (`n`) the vendor writes and bills.
  */
 export function measureChatRequest(request: ChatRequest): RequestSize {
   let textBytes = 0;
@@ -33,5 +34,6 @@ export function measureChatRequest(request: ChatRequest): RequestSize {
     messageCount: request.messages.length,
     imageCount,
     requestedMaxOutputTokens: request.max_completion_tokens ?? request.max_tokens ?? undefined,
+    choiceCount: request.n ?? 1,
   };
 }

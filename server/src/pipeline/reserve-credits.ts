@@ -1,37 +1,144 @@
-import { affordableOutputTokens, estimateInputTokensUpperBound, planHold } from '../billing/estimate-max-cost.ts';
+import {
+  affordableOutputTokensPerChoice,
+  estimateInputTokens,
+  planHold,
+  type InputEstimate,
+  type InputSize,
+} from '../billing/estimate-max-cost.ts';
 import type { CreditHold, CreditHolds } from '../billing/credit-holds.ts';
+import type { TokenUsage } from '../billing/pricing.ts';
 import type { CatalogModel } from '../catalog/price-list.ts';
 import { InsufficientCreditsError } from '../errors/insufficient-credits-error.ts';
 import { PermissionDeniedError } from '../errors/permission-denied-error.ts';
+import type { RateLimiter } from '../limits/rate-limiter.ts';
+import {
+  findLargestAdmissibleTokens,
+  refuseOversizedCall,
+  settleTokens,
+  takeTokens,
+  type TakenTokens,
+  type TokenLimit,
+} from '../limits/token-budget.ts';
 import { formatUsd } from '../lib/money.ts';
+import type { AccountTerms } from '../operator/account-terms.ts';
 import type { Caller } from './authenticate.ts';
+import { findTokenLimits } from './check-rate-limit.ts';
+
+export type ReserveCreditsDeps = {
+  creditHolds: Pick<CreditHolds, 'reserve' | 'release' | 'availableMicros'>;
+  rateLimiter: RateLimiter;
+  accountTerms: Pick<AccountTerms, 'tokensPerMinute'>;
+};
 
 export type Reservation = {
   hold: CreditHold;
-  /** The output limit to send upstream: the requested one, or lower when the balance affords less (never higher). */
+  /**
+   * The output limit per choice to send upstream: the requested one, or lower when the balance (or the token budget
+   * per minute) affords less; never higher.
+   */
   maxOutputTokens: number;
   isOutputLimitLowered: boolean;
+  /** The tokens taken from the caller's tokens-per-minute budgets, if any apply. */
+  takenTokens: TakenTokens | undefined;
+  /** `x-ratelimit-*-tokens` for the response, empty when no token budget applies. */
+  rateLimitHeaders: Record<string, string>;
 };
 
-export type RequestSize = {
-  textBytes: number;
-  messageCount: number;
-  imageCount: number;
+export type RequestSize = InputSize & {
   requestedMaxOutputTokens: number | undefined;
+  /** `n`: how many answers the vendor writes (and bills), each up to the output limit. 1 when absent. */
+  choiceCount?: number;
 };
 
 /**
- * Holds the worst-case cost of the call: an upper bound of its input plus its maximum output. When the balance
- * cannot cover that, the output limit is lowered to what it affords; only when not even the input (plus one output
- * token) is affordable is the call refused with 402.
+ * Holds the worst-case cost of the call: an upper bound of its input plus every choice's maximum output. When the
+ * balance cannot cover that, the output limit is lowered to what it affords; only when not even the likely input
+ * (plus one output token per choice) is affordable is the call refused with 402. Then takes the call's estimated
+ * tokens (likely input plus the output limit of every choice) from its tokens-per-minute budgets: 429 when over.
  */
 export async function reserveCredits(
-  deps: { creditHolds: CreditHolds },
+  deps: ReserveCreditsDeps,
   input: { caller: Caller; model: CatalogModel; size: RequestSize; holdId: string },
 ): Promise<Reservation> {
   const { caller, model, size } = input;
+  const choiceCount = size.choiceCount ?? 1;
+  const estimate = estimateInputTokens(size);
+  const tokenLimits = findTokenLimits(deps, caller);
   const requested = Math.min(size.requestedMaxOutputTokens ?? model.maxOutputTokens, model.maxOutputTokens);
-  const plan = planHold(model, { inputTokens: estimateInputTokensUpperBound(size), maxOutputTokens: requested });
+  const admissible = fitOutputToTokenLimits({ requested, estimate, choiceCount, limits: tokenLimits });
+  const hold = await holdCredits(deps, { ...input, estimate, choiceCount, maxOutputTokensPerChoice: admissible });
+  const maxOutputTokens = Math.min(
+    admissible,
+    affordableOutputTokensPerChoice(model, { heldMicros: hold.heldMicros, input: estimate, choiceCount }),
+  );
+  const reservation = { hold, maxOutputTokens, isOutputLimitLowered: maxOutputTokens < requested };
+  if (tokenLimits.length === 0) return { ...reservation, takenTokens: undefined, rateLimitHeaders: {} };
+  try {
+    const { taken, headers } = await takeTokens(deps, {
+      limits: tokenLimits,
+      tokens: estimate.likelyTokens + maxOutputTokens * choiceCount,
+    });
+    return { ...reservation, takenTokens: taken, rateLimitHeaders: headers };
+  } catch (error) {
+    await deps.creditHolds.release(hold);
+    throw error;
+  }
+}
+
+/**
+ * After the call: the tokens it really used replace the estimate in its tokens-per-minute budgets (no usage: it
+ * failed before the vendor billed anything). The budgets only pace calls, so a failure to update them (Redis away)
+ * must not fail a call that is already paid for: the estimate then stays counted, which errs on the slow side.
+ */
+export async function settleReservedTokens(
+  deps: { rateLimiter: RateLimiter },
+  input: { reservation: Reservation; usage: TokenUsage | undefined },
+): Promise<void> {
+  const { takenTokens } = input.reservation;
+  if (!takenTokens) return;
+  const actualTokens = input.usage ? input.usage.inputTokens + input.usage.outputTokens : 0;
+  await settleTokens(deps, takenTokens, actualTokens).catch(() => undefined);
+}
+
+/**
+ * The output limit per choice that a token budget can admit at all: a call estimated above the smallest budget would
+ * wait forever, so its output limit is lowered to fit (like a balance that affords less); one whose input alone does
+ * not fit is refused.
+ */
+function fitOutputToTokenLimits(input: {
+  requested: number;
+  estimate: InputEstimate;
+  choiceCount: number;
+  limits: readonly TokenLimit[];
+}): number {
+  const largest = findLargestAdmissibleTokens(input.limits);
+  if (largest === undefined) return input.requested;
+  const outputRoom = Math.floor((largest - input.estimate.likelyTokens) / input.choiceCount);
+  if (outputRoom < 1) {
+    const smallest = input.limits.find((limit) => limit.limitPerMinute === largest) ?? input.limits[0]!;
+    throw refuseOversizedCall(smallest, input.estimate.likelyTokens);
+  }
+  return Math.min(input.requested, outputRoom);
+}
+
+/** The spend cap and the balance: the hold, or 403 (cap reached) or 402 (not even the likely input affordable). */
+async function holdCredits(
+  deps: Pick<ReserveCreditsDeps, 'creditHolds'>,
+  input: {
+    caller: Caller;
+    model: CatalogModel;
+    holdId: string;
+    estimate: InputEstimate;
+    choiceCount: number;
+    maxOutputTokensPerChoice: number;
+  },
+): Promise<CreditHold> {
+  const { caller, model } = input;
+  const plan = planHold(model, {
+    input: input.estimate,
+    maxOutputTokensPerChoice: input.maxOutputTokensPerChoice,
+    choiceCount: input.choiceCount,
+  });
   const spendCap = caller.key.spendCapMicros;
   if (spendCap !== null && caller.key.spentMicros + plan.minimumMicros > spendCap) {
     throw new PermissionDeniedError(`This API key has reached its spend cap of ${formatUsd(spendCap)} USD.`, {
@@ -46,15 +153,9 @@ export async function reserveCredits(
     desiredMicros,
     minimumMicros: plan.minimumMicros,
   });
-  if (!hold) {
-    const available = await deps.creditHolds.availableMicros(caller.userId);
-    throw new InsufficientCreditsError(
-      `Your balance (${formatUsd(Math.max(available, 0))} USD available) does not cover the input of this request (about ${formatUsd(plan.minimumMicros)} USD). Top up your balance to continue.`,
-    );
-  }
-  const maxOutputTokens = Math.min(
-    requested,
-    affordableOutputTokens(model, { heldMicros: hold.heldMicros, inputCostMicros: plan.inputCostMicros }),
+  if (hold) return hold;
+  const available = await deps.creditHolds.availableMicros(caller.userId);
+  throw new InsufficientCreditsError(
+    `Your balance (${formatUsd(Math.max(available, 0))} USD available) does not cover this request: its input of about ${input.estimate.likelyTokens} tokens costs about ${formatUsd(plan.likelyInputMicros)} USD, plus at least one output token. Top up your balance to continue.`,
   );
-  return { hold, maxOutputTokens, isOutputLimitLowered: maxOutputTokens < requested };
 }

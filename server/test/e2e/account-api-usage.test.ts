@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import type { Balance } from '../../../contract/balance.ts';
 import type { DailyUsageList, UsagePage } from '../../../contract/usage.ts';
 import { postLedgerTransaction, userLedgerAccount } from '../../src/db/ledger.ts';
@@ -9,6 +9,7 @@ import { callApi, readError, signUp, type BrowserSession } from '../support/acco
 import { databaseKinds } from '../support/test-databases.ts';
 import { startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
 import { buildUsageRecord, insertUsageRecords } from '../support/usage-record-builder.ts';
+import { assertLedgerBalanced } from '../support/assert-ledger-balanced.ts';
 
 const day = (date: number, hour: number) => Date.UTC(2025, 0, date, hour);
 
@@ -48,6 +49,7 @@ for (const databaseKind of databaseKinds) {
       ]);
     });
     after(() => gateway.close());
+    afterEach(() => assertLedgerBalanced(gateway.gateway.database.db));
 
     const getUsage = async (query: string) => {
       const response = await callApi(url, `/api/usage${query}`, { session });

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import { sumLedgerAccount, userLedgerAccount } from '../../src/db/ledger.ts';
 import { findUsageRecord } from '../../src/db/usage-records.ts';
 import { microsToUsd } from '../../src/lib/money.ts';
 import { databaseKinds } from '../support/test-databases.ts';
 import { startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
+import { assertLedgerBalanced } from '../support/assert-ledger-balanced.ts';
 
 type AnthropicErrorBody = { type: string; error: { type: string; message: string }; request_id: string };
 const requestIdOf = (messageId: string) => messageId.replace(/^msg_/, 'req_');
@@ -20,6 +21,7 @@ for (const databaseKind of databaseKinds) {
       gateway = await startTestGateway({ databaseKind, logStream: { write: (line) => logLines.push(line) } });
     });
     after(() => gateway.close());
+    afterEach(() => assertLedgerBalanced(gateway.gateway.database.db));
 
     const db = () => gateway.gateway.database.db;
     const balanceOf = (userId: string) => sumLedgerAccount(db(), userLedgerAccount(userId));

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import { sumLedgerAccount, userLedgerAccount } from '../../src/db/ledger.ts';
 import { findUserById } from '../../src/db/users.ts';
 import { operatorApiOperations } from '../../src/http/api/operator-api-operations.ts';
 import { callApi, readError, signIn, type BrowserSession } from '../support/account-api-client.ts';
 import { databaseKinds } from '../support/test-databases.ts';
 import { startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
+import { assertLedgerBalanced } from '../support/assert-ledger-balanced.ts';
 
 for (const databaseKind of databaseKinds) {
   describe(`operator API on ${databaseKind}`, () => {
@@ -21,6 +22,7 @@ for (const databaseKind of databaseKinds) {
       operator = await signIn(gateway.url, { email: `operator-${databaseKind}@example.com` });
     });
     after(() => gateway.close());
+    afterEach(() => assertLedgerBalanced(gateway.gateway.database.db));
 
     const newCustomer = async () => {
       const email = newEmail();

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { priceTokenUsage } from '../../src/billing/pricing.ts';
@@ -10,6 +10,7 @@ import { microsToUsd } from '../../src/lib/money.ts';
 import { loadOpenApiSchemaValidator, type OpenAiSchemaName } from '../support/openapi-schema-validator.ts';
 import { startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
 import { databaseKinds } from '../support/test-databases.ts';
+import { assertLedgerBalanced } from '../support/assert-ledger-balanced.ts';
 
 type CostedUsage = OpenAI.Responses.ResponseUsage & { cost: number };
 const schemas = loadOpenApiSchemaValidator();
@@ -25,6 +26,7 @@ for (const databaseKind of databaseKinds) {
       gateway = await startTestGateway({ databaseKind, logStream: { write: (line) => logLines.push(line) } });
     });
     after(() => gateway.close());
+    afterEach(() => assertLedgerBalanced(gateway.gateway.database.db));
 
     const db = () => gateway.gateway.database.db;
     const balanceOf = (userId: string) => sumLedgerAccount(db(), userLedgerAccount(userId));

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { sumLedgerAccount, userLedgerAccount } from '../../src/db/ledger.ts';
 import { findUserById } from '../../src/db/users.ts';
 import { callApi, readError, signIn, type BrowserSession } from '../support/account-api-client.ts';
 import { databaseKinds } from '../support/test-databases.ts';
 import { startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
+import { assertLedgerBalanced } from '../support/assert-ledger-balanced.ts';
 
 type Plan = { id: string; price_usd: number; discount_percent: number };
 type AccountSubscription = {
@@ -46,6 +47,7 @@ for (const databaseKind of databaseKinds) {
       plan = created.json as Plan;
     });
     after(() => gateway.close());
+    afterEach(() => assertLedgerBalanced(gateway.gateway.database.db));
 
     const newCustomer = async (balanceMicros: number) => {
       const email = `subscriber${++emailCount}-${databaseKind}@example.com`;

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { changePasswordRequestSchema, credentialsSchema } from '../../../../contract/auth.ts';
 import { changePassword, type ChangePasswordDeps } from '../../accounts/change-password.ts';
 import { getAccount, type GetAccountDeps } from '../../accounts/get-account.ts';
@@ -17,28 +17,31 @@ export type AuthRouteDeps = RegisterAccountDeps &
 
 /** Register, sign in and out, the signed-in account, and password change. */
 export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
-  const isSecure = deps.publicBaseUrl.startsWith('https://');
-  const startCookie = (reply: FastifyReply, session: StartedSession) =>
-    writeSessionCookie(reply, { ...session, nowMs: deps.clock.nowMs(), isSecure });
+  // `Secure` when this request came over TLS: directly, or through a proxy that TRUST_PROXY believes
+  // (`X-Forwarded-Proto`), or when the public address is https (a TLS proxy the operator did not declare).
+  const isSecure = (request: FastifyRequest) =>
+    request.protocol === 'https' || deps.publicBaseUrl.startsWith('https://');
+  const startCookie = (request: FastifyRequest, reply: FastifyReply, session: StartedSession) =>
+    writeSessionCookie(reply, { ...session, nowMs: deps.clock.nowMs(), isSecure: isSecure(request) });
 
   app.post('/api/auth/register', async (request, reply) => {
     const credentials = parseWireRequest(credentialsSchema, request.body);
     const { session, account } = await registerAccount(deps, { credentials, clientIp: request.ip });
-    startCookie(reply, session);
+    startCookie(request, reply, session);
     return reply.status(201).send(account);
   });
 
   app.post('/api/auth/login', async (request, reply) => {
     const credentials = parseWireRequest(credentialsSchema, request.body);
     const { session, account } = await signIn(deps, { credentials, clientIp: request.ip });
-    startCookie(reply, session);
+    startCookie(request, reply, session);
     return reply.send(account);
   });
 
   app.post('/api/auth/logout', async (request, reply) => {
     const session = deps.sessions.findSession(request);
     if (session) await signOut(deps, session.sessionId);
-    clearSessionCookie(reply, { isSecure });
+    clearSessionCookie(reply, { isSecure: isSecure(request) });
     return reply.status(204).send();
   });
 

@@ -1,10 +1,28 @@
 import { buildChatAnnotations } from './build-chat-annotations.ts';
-import type { DialectQuirks, StreamContext } from './dialect-quirks.ts';
+import type { ChoiceAnswer, DialectQuirks, StreamContext } from './dialect-quirks.ts';
 import { mapChatFinishReason } from './map-chat-finish-reason.ts';
 
-/** The non-streamed `chat.completion` body (wire-formats §1.3) with the vendor's extras. */
+/** The non-streamed `chat.completion` body (wire-formats §1.3) with the vendor's extras: one choice per `n`. */
 export function buildChatCompletion(context: StreamContext, quirks: DialectQuirks): Record<string, unknown> {
-  const { plan } = context;
+  const completion: Record<string, unknown> = {
+    id: context.completionId,
+    object: 'chat.completion',
+    created: context.createdUnixSeconds,
+    model: context.model,
+    choices: context.choices.map((choice, index) => ({
+      index,
+      message: buildMessage(choice, quirks),
+      logprobs: null,
+      finish_reason: mapChatFinishReason(choice.plan.finishReason, quirks),
+    })),
+    usage: quirks.formatUsage(context.plan),
+  };
+  quirks.decorateCompletion(completion, context);
+  return completion;
+}
+
+function buildMessage(choice: ChoiceAnswer, quirks: DialectQuirks): Record<string, unknown> {
+  const { plan } = choice;
   const text = plan.contentTokens.join('');
   const isRefusalField = plan.contentKind === 'refusal' && quirks.hasRefusalField;
   const message: Record<string, unknown> = {
@@ -17,20 +35,11 @@ export function buildChatCompletion(context: StreamContext, quirks: DialectQuirk
   }
   if (plan.toolCalls.length > 0) {
     message['tool_calls'] = plan.toolCalls.map((call, index) => ({
-      id: context.toolCallIds[index],
+      id: choice.toolCallIds[index],
       type: 'function',
       function: { name: call.name, arguments: call.argumentsJson },
     }));
   }
   if (quirks.hasRefusalField || plan.search) message['annotations'] = buildChatAnnotations(plan);
-  const completion: Record<string, unknown> = {
-    id: context.completionId,
-    object: 'chat.completion',
-    created: context.createdUnixSeconds,
-    model: context.model,
-    choices: [{ index: 0, message, logprobs: null, finish_reason: mapChatFinishReason(plan.finishReason, quirks) }],
-    usage: quirks.formatUsage(plan),
-  };
-  quirks.decorateCompletion(completion, context);
-  return completion;
+  return message;
 }

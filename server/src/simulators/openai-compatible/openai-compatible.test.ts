@@ -194,6 +194,53 @@ describe('OpenAI-compatible vendor simulators', () => {
     assert.equal(typeof last.error.code, 'number');
   });
 
+  it('n asks for several different answers; the usage counts the prompt once and sums their output', async () => {
+    const single = (await (
+      await chat('/openai/v1', { messages: [{ role: 'user', content: 'n test [sim:words=6]' }] })
+    ).json()) as {
+      usage: { prompt_tokens: number; completion_tokens: number };
+    };
+    const body = { n: 3, messages: [{ role: 'user', content: 'n test [sim:words=6]' }] };
+    const plain = (await (await chat('/openai/v1', body)).json()) as {
+      choices: { index: number; message: { content: string }; finish_reason: string }[];
+      usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+    };
+    assert.deepEqual(
+      plain.choices.map((choice) => choice.index),
+      [0, 1, 2],
+    );
+    assert.equal(new Set(plain.choices.map((choice) => choice.message.content)).size, 3, 'three different answers');
+    assert.ok(plain.choices.every((choice) => choice.finish_reason === 'stop'));
+    assert.equal(plain.usage.prompt_tokens, single.usage.prompt_tokens, 'the prompt is counted once');
+    assert.equal(single.usage.completion_tokens, 6, 'one token per word');
+    assert.equal(plain.usage.completion_tokens, 3 * 6, 'six tokens in each of three answers');
+    assert.equal(plain.usage.total_tokens, plain.usage.prompt_tokens + plain.usage.completion_tokens);
+
+    const { chunks } = await streamChunks('/openai/v1', body);
+    const texts = ['', '', ''];
+    const finishes: (string | null)[] = [null, null, null];
+    for (const chunk of chunks) {
+      assert.ok(chunk.choices.length <= 1, 'one choice per chunk');
+      for (const choice of chunk.choices as {
+        index: number;
+        delta: { content?: string };
+        finish_reason: string | null;
+      }[]) {
+        texts[choice.index] += choice.delta.content ?? '';
+        if (choice.finish_reason) finishes[choice.index] = choice.finish_reason;
+      }
+    }
+    assert.deepEqual(
+      texts,
+      plain.choices.map((choice) => choice.message.content),
+      'the same answers, streamed',
+    );
+    assert.deepEqual(finishes, ['stop', 'stop', 'stop']);
+    const usage = chunks.at(-1)?.usage;
+    assert.equal(usage?.completion_tokens, plain.usage.completion_tokens);
+    assert.equal(usage?.completion_tokens, countStreamedTokens(chunks));
+  });
+
   it('local servers need no key; llama.cpp errors carry an int code, vLLM the object:error shape', async () => {
     for (const base of ['/vllm/v1', '/ollama/v1', '/llamacpp/v1']) assert.equal((await chat(base, {}, {})).status, 200);
     const llama = await chat('/llamacpp/v1', { messages: [{ role: 'user', content: 'x [sim:status=503]' }] });

@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { CreditHold } from '../billing/credit-holds.ts';
+import type { CatalogModel } from '../catalog/price-list.ts';
+import { RateLimitError } from '../errors/rate-limit-error.ts';
+import { InsufficientCreditsError } from '../errors/insufficient-credits-error.ts';
+import { createMemoryRateLimiter } from '../limits/rate-limiter.ts';
+import { costOfTokensMicros } from '../lib/money.ts';
+import type { Caller } from './authenticate.ts';
+import { reserveCredits, type RequestSize } from './reserve-credits.ts';
+
+// $2 per 1M input tokens and $8 per 1M output tokens, 16,384 output tokens at most.
+const model = {
+  id: 'test-model',
+  inputRateMicros: 2_000_000,
+  outputRateMicros: 8_000_000,
+  maxOutputTokens: 16_384,
+} as CatalogModel;
+
+const caller = (limits: { tokensPerMinute?: number; spendCapMicros?: number } = {}): Caller =>
+  ({
+    userId: 'usr_1',
+    isOperator: false,
+    key: {
+      id: 'key_1',
+      spendCapMicros: limits.spendCapMicros ?? null,
+      spentMicros: 0,
+      tokensPerMinute: limits.tokensPerMinute ?? null,
+    },
+  }) as Caller;
+
+/** Credit holds over one balance, recording what was asked for and what is still held. */
+function createHolds(balanceMicros: number) {
+  const asked: Array<{ desiredMicros: number; minimumMicros: number }> = [];
+  let heldMicros = 0;
+  return {
+    asked,
+    heldMicros: () => heldMicros,
+    creditHolds: {
+      reserve: async (input: { userId: string; holdId: string; desiredMicros: number; minimumMicros: number }) => {
+        asked.push({ desiredMicros: input.desiredMicros, minimumMicros: input.minimumMicros });
+        const available = balanceMicros - heldMicros;
+        if (available < input.minimumMicros) return undefined;
+        const hold: CreditHold = {
+          holdId: input.holdId,
+          userId: input.userId,
+          heldMicros: Math.min(available, input.desiredMicros),
+        };
+        heldMicros += hold.heldMicros;
+        return hold;
+      },
+      release: async (hold: CreditHold) => {
+        heldMicros -= hold.heldMicros;
+      },
+      availableMicros: async () => balanceMicros - heldMicros,
+    },
+  };
+}
+
+const deps = (holds: ReturnType<typeof createHolds>, accountTokensPerMinute?: number) => ({
+  creditHolds: holds.creditHolds,
+  rateLimiter: createMemoryRateLimiter({ nowMs: () => 1_000_000 }),
+  accountTerms: { tokensPerMinute: () => accountTokensPerMinute },
+});
+
+const cost = (inputTokens: number, outputTokens: number) =>
+  costOfTokensMicros([
+    { tokens: inputTokens, ratePerMillionMicros: model.inputRateMicros },
+    { tokens: outputTokens, ratePerMillionMicros: model.outputRateMicros },
+  ]);
+
+// 4,000 bytes in one message: at most 4,008 input tokens (one per byte, plus framing), likely 1,004.
+const size: RequestSize = { textBytes: 4_000, messageCount: 1, imageCount: 0, requestedMaxOutputTokens: 500 };
+
+describe('reserving credits', () => {
+  test('holds the worst-case input and every choice’s output limit; the likely input only decides a 402', async () => {
+    const holds = createHolds(1_000_000);
+    const reservation = await reserveCredits(deps(holds), {
+      caller: caller(),
+      model,
+      size: { ...size, choiceCount: 3 },
+      holdId: 'h',
+    });
+    assert.deepEqual(holds.asked, [{ desiredMicros: cost(4_008, 1_500), minimumMicros: cost(1_004, 3) }]);
+    assert.equal(reservation.hold.heldMicros, cost(4_008, 1_500));
+    assert.equal(reservation.maxOutputTokens, 500);
+    assert.equal(reservation.isOutputLimitLowered, false);
+  });
+
+  test('a balance short of the worst case lowers the output limit per choice to what the hold pays for', async () => {
+    const balanceMicros = cost(4_008, 300);
+    const holds = createHolds(balanceMicros);
+    const reservation = await reserveCredits(deps(holds), {
+      caller: caller(),
+      model,
+      size: { ...size, choiceCount: 3 },
+      holdId: 'h',
+    });
+    assert.equal(reservation.hold.heldMicros, balanceMicros);
+    assert.equal(
+      reservation.maxOutputTokens,
+      100,
+      'three choices share the 300 output tokens after the worst-case input',
+    );
+    assert.equal(reservation.isOutputLimitLowered, true);
+  });
+
+  test('a balance that covers the likely input but not the worst case still serves the call', async () => {
+    const balanceMicros = cost(1_004, 30);
+    const holds = createHolds(balanceMicros);
+    const reservation = await reserveCredits(deps(holds), { caller: caller(), model, size, holdId: 'h' });
+    assert.equal(reservation.hold.heldMicros, balanceMicros);
+    assert.equal(reservation.maxOutputTokens, 30, 'the output after the likely input');
+    const refused = createHolds(cost(1_004, 0));
+    await assert.rejects(
+      reserveCredits(deps(refused), { caller: caller(), model, size, holdId: 'h' }),
+      (error: unknown) => error instanceof InsufficientCreditsError && /input of about 1004 tokens/.test(error.message),
+    );
+  });
+
+  test('a token budget lowers an output limit it could never admit, and refuses an input it cannot hold', async () => {
+    const holds = createHolds(1_000_000);
+    const fitted = await reserveCredits(deps(holds), {
+      caller: caller({ tokensPerMinute: 1_300 }),
+      model,
+      size: { ...size, requestedMaxOutputTokens: undefined },
+      holdId: 'h1',
+    });
+    assert.equal(fitted.maxOutputTokens, 1_300 - 1_004, 'the likely input and the output fit in one minute');
+    assert.equal(fitted.rateLimitHeaders['x-ratelimit-remaining-tokens'], '0');
+    await assert.rejects(
+      reserveCredits(deps(holds), { caller: caller({ tokensPerMinute: 1_000 }), model, size, holdId: 'h2' }),
+      (error: unknown) => error instanceof RateLimitError && error.type === 'tokens' && /too large/.test(error.message),
+    );
+  });
+
+  test('a call over the token budget is a 429 and its hold is given back', async () => {
+    const holds = createHolds(1_000_000);
+    const limited = deps(holds, 3_100);
+    const first = await reserveCredits(limited, { caller: caller(), model, size, holdId: 'h1' });
+    assert.deepEqual(
+      first.takenTokens?.limits.map((limit) => limit.scope),
+      ['account', 'key'],
+    );
+    assert.equal(first.rateLimitHeaders['x-ratelimit-limit-tokens'], '3100');
+    const heldBefore = holds.heldMicros();
+    await reserveCredits(limited, { caller: caller(), model, size, holdId: 'h2' });
+    await assert.rejects(
+      reserveCredits(limited, { caller: caller(), model, size, holdId: 'h3' }),
+      (error: unknown) => error instanceof RateLimitError && error.type === 'tokens',
+    );
+    assert.equal(holds.heldMicros(), heldBefore * 2, 'the refused call holds nothing');
+  });
+});
