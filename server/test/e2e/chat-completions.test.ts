@@ -4,6 +4,9 @@ import OpenAI from 'openai';
 import { sumLedgerAccount, userLedgerAccount } from '../../src/db/ledger.ts';
 import { findUsageRecord } from '../../src/db/usage-records.ts';
 import { microsToUsd } from '../../src/lib/money.ts';
+import { checkExchanges } from '../support/conformance/check-exchanges.ts';
+import { startRecordingProxy, type RecordingProxy } from '../support/conformance/recording-proxy.ts';
+import { loadOpenApiSchemaValidator } from '../support/openapi-schema-validator.ts';
 import { startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
 
 /** A 1×1 PNG, as a data URL, for vision requests. */
@@ -12,20 +15,26 @@ const pixelPng =
 
 describe('chat completions through the official OpenAI SDK, every text model', () => {
   let gateway: TestGateway;
+  /** Every exchange goes through it, so that the last test can check each body and chunk against the schemas. */
+  let proxy: RecordingProxy;
   let client: OpenAI;
   let userId: string;
   let textModels: string[];
 
   before(async () => {
     gateway = await startTestGateway();
+    proxy = await startRecordingProxy(gateway.url);
     const user = await gateway.createUserWithKey({ balanceMicros: 100_000_000 });
     userId = user.userId;
-    client = new OpenAI({ apiKey: user.key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    client = new OpenAI({ apiKey: user.key, baseURL: `${proxy.url}/v1`, maxRetries: 0 });
     const models = [];
     for await (const model of client.models.list()) models.push(model);
     textModels = models.filter((model) => (model as unknown as { kind: string }).kind === 'text').map((m) => m.id);
   });
-  after(() => gateway.close());
+  after(async () => {
+    await proxy.close();
+    await gateway.close();
+  });
 
   test('each model answers non-streamed with its own id, usage details and a cost equal to the ledger debit', async () => {
     assert.ok(textModels.length >= 30, `only ${textModels.length} text models`);
@@ -88,7 +97,7 @@ describe('chat completions through the official OpenAI SDK, every text model', (
   });
 
   test('without include_usage the stream has no usage chunk and still ends with [DONE]', async () => {
-    const response = await fetch(`${gateway.url}/v1/chat/completions`, {
+    const response = await fetch(`${proxy.url}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${client.apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'Hi' }] }),
@@ -202,5 +211,14 @@ describe('chat completions through the official OpenAI SDK, every text model', (
       });
       assert.ok(withImage.usage!.prompt_tokens > plain.usage!.prompt_tokens, `${model} counts the image`);
     }
+  });
+
+  test('every response body and stream chunk of this suite matches the OpenAI OpenAPI schemas', () => {
+    const report = checkExchanges(loadOpenApiSchemaValidator(), proxy.takeExchanges());
+    assert.deepEqual(report.problems, []);
+    assert.ok((report.checked.CreateChatCompletionResponse ?? 0) >= textModels.length, 'completions checked');
+    assert.ok((report.checked.CreateChatCompletionStreamResponse ?? 0) > textModels.length * 3, 'chunks checked');
+    assert.equal(report.checked.ListModelsResponse, 1, 'the model list checked');
+    assert.ok(report.statuses.every((status) => status === 200));
   });
 });

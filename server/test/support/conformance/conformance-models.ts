@@ -2,7 +2,7 @@
 export type ConformanceModel = {
   family: string;
   id: string;
-  /** The catalogue marks it as accepting images; DeepSeek and Qwen have no vision model there. */
+  /** The catalogue marks it as accepting images; DeepSeek, Qwen and Kimi have no vision model there. */
   vision: boolean;
 };
 
@@ -15,6 +15,7 @@ export const conformanceModels: readonly ConformanceModel[] = [
   { family: 'Mistral', id: 'mistral-large-latest', vision: true },
   { family: 'Meta (Groq)', id: 'llama-4-maverick', vision: true },
   { family: 'Qwen (OpenRouter)', id: 'qwen3-max', vision: false },
+  { family: 'Moonshot (Groq)', id: 'kimi-k2', vision: false },
 ];
 
 /** A 1×1 PNG as a data URL, for image input. */
