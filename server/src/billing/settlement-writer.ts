@@ -7,7 +7,7 @@ import {
   type JournaledCharge,
   type JournalSegment,
 } from '../db/settlement-journal.ts';
-import { recordCharges, type ChargeOutcome } from '../db/usage-records.ts';
+import { recordCharges, type ChargesOutcome } from '../db/usage-records.ts';
 import type { CommittedCharges, CreditHold, CreditHolds } from './credit-holds.ts';
 
 /**
@@ -116,12 +116,12 @@ export function createSettlementWriter(deps: SettlementWriterDeps): SettlementWr
 
 function toCommittedCharges(
   batch: readonly Omit<QueuedCharge, 'segment'>[],
-  outcomes: readonly ChargeOutcome[],
+  outcome: ChargesOutcome,
 ): CommittedCharges[] {
-  return batch.map((item, index) => {
+  const balances = new Map(outcome.balances.map((balance) => [balance.userId, balance]));
+  return batch.map((item) => {
     const userId = item.charge.usage.user_id;
-    const balance = outcomes[index]?.balances.find((snapshot) => snapshot.userId === userId);
-    return { userId, capturedMicros: item.capturedMicros, balance };
+    return { userId, capturedMicros: item.capturedMicros, balance: balances.get(userId) };
   });
 }
 
@@ -136,8 +136,8 @@ export async function recoverSettlementJournal(deps: {
   const { charges, files } = readUnappliedCharges(deps.journalDirectory);
   const balances: BalanceSnapshot[] = [];
   for (let start = 0; start < charges.length; start += maxBatchSize) {
-    const outcomes = await recordCharges(deps.db, charges.slice(start, start + maxBatchSize));
-    for (const outcome of outcomes) balances.push(...outcome.balances);
+    const outcome = await recordCharges(deps.db, charges.slice(start, start + maxBatchSize));
+    balances.push(...outcome.balances);
   }
   removeJournalFiles(files);
   return { chargeCount: charges.length, balances };

@@ -42,6 +42,12 @@ export async function postLedgerTransaction(db: Database, transaction: LedgerTra
 /** A user's balance as one commit left it; `version` orders snapshots (migration 0011). */
 export type BalanceSnapshot = { userId: string; balanceMicros: number; version: number };
 
+/** Every transaction's entries sum to zero: money only moves between accounts. */
+export function assertBalanced(transaction: LedgerTransaction): void {
+  const total = transaction.entries.reduce((sum, entry) => sum + entry.amountMicros, 0);
+  if (total !== 0) throw new Error(`unbalanced ledger transaction ${transaction.idempotencyKey}: sums to ${total}`);
+}
+
 /** The body of `postLedgerTransaction`, for callers that group it with other writes in their own transaction. */
 export async function writeLedgerTransaction(
   trx: Transaction<DatabaseSchema>,
@@ -59,8 +65,7 @@ export async function writeLedgerTransactionWithBalances(
   trx: Transaction<DatabaseSchema>,
   transaction: LedgerTransaction,
 ): Promise<BalanceSnapshot[] | undefined> {
-  const total = transaction.entries.reduce((sum, entry) => sum + entry.amountMicros, 0);
-  if (total !== 0) throw new Error(`unbalanced ledger transaction ${transaction.idempotencyKey}: sums to ${total}`);
+  assertBalanced(transaction);
   const inserted = await trx
     .insertInto('ledger_transactions')
     .values({

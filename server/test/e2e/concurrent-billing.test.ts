@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -80,6 +80,8 @@ describe('200 concurrent calls over two nodes sharing PostgreSQL and Redis', () 
   before(async () => {
     gateway = await startTestGateway({ databaseKind: 'postgres', environment: { REDIS_URL: testRedisUrl() } });
     secondDataDir = mkdtempSync(path.join(tmpdir(), 'gateway-second-node-'));
+    // Nodes share the master key that seals vendor credentials, as an operator copies it to each machine.
+    copyFileSync(path.join(gateway.config.dataDir, 'master.key'), path.join(secondDataDir, 'master.key'));
     second = await startGateway({ ...gateway.config, dataDir: secondDataDir }, pino({ level: 'silent' }));
   });
   after(async () => {

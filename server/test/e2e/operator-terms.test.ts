@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
@@ -178,6 +178,8 @@ for (const databaseKind of databaseKinds) {
       const customer = await newCustomer();
       // Every node has a data directory of its own (its settlement journal); the database is shared.
       const secondDataDir = mkdtempSync(path.join(tmpdir(), 'gateway-second-node-'));
+      // Nodes share the master key that seals vendor credentials, as an operator copies it to each machine.
+      copyFileSync(path.join(gateway.config.dataDir, 'master.key'), path.join(secondDataDir, 'master.key'));
       const secondNode = await startGateway({ ...gateway.config, dataDir: secondDataDir }, pino({ level: 'silent' }));
       try {
         const keyInfo = () =>
