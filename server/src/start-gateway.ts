@@ -49,7 +49,12 @@ const packageVersion = packageJson.version;
 
 /** Builds every dependency from the config and starts listening. The single composition root. */
 export async function startGateway(config: Config, logger: Logger): Promise<RunningGateway> {
-  const database = openDatabase(config.database);
+  const database = openDatabase(config.database, {
+    backgroundCheckpoints: {
+      intervalMs: 1000,
+      onError: (message) => logger.error({ error: message }, 'SQLite checkpoint failed'),
+    },
+  });
   let isShuttingDown = false;
   try {
     await prepareDatabase({ db: database.db, clock: systemClock }, config);

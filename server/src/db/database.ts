@@ -6,6 +6,7 @@ import type { DatabaseConfig } from '../config/config.ts';
 import type { DatabaseSchema } from './schema.ts';
 import { createSharedDriverDialects } from './shared-driver-dialect.ts';
 import { createNodeSqliteDialect } from './sqlite-dialect.ts';
+import { startWalCheckpointer } from './wal-checkpointer.ts';
 
 export type Database = Kysely<DatabaseSchema>;
 
@@ -26,10 +27,24 @@ export type DatabaseHandle = {
 const int8Oid = 20;
 const numericOid = 1700;
 
-/** Opens SQLite (creating its folder) or a PostgreSQL pool. Money and timestamps come back as numbers on both. */
-export function openDatabase(config: DatabaseConfig): DatabaseHandle {
+/**
+ * Opens SQLite (creating its folder) or a PostgreSQL pool. Money and timestamps come back as numbers on both. The
+ * gateway passes `backgroundCheckpoints` so SQLite's checkpoints run in a worker thread (`wal-checkpointer.ts`);
+ * short-lived users (the CLI, tests) keep SQLite's automatic checkpoints.
+ */
+export function openDatabase(
+  config: DatabaseConfig,
+  options: { backgroundCheckpoints?: { intervalMs: number; onError: (message: string) => void } } = {},
+): DatabaseHandle {
   let readBarrier: () => Promise<void> = () => Promise.resolve();
-  const dialects = createSharedDriverDialects(createDialect(config));
+  const checkpointer =
+    config.kind === 'sqlite' && options.backgroundCheckpoints
+      ? { filePath: config.filePath, ...options.backgroundCheckpoints }
+      : undefined;
+  const dialects = createSharedDriverDialects(
+    createDialect(config, { isAutoCheckpointOff: checkpointer !== undefined }),
+  );
+  const walCheckpointer = checkpointer && startWalCheckpointer(checkpointer);
   const db = new Kysely<DatabaseSchema>({ dialect: dialects.withBarrier(() => readBarrier()) });
   const settlementDb = new Kysely<DatabaseSchema>({ dialect: dialects.direct });
   return {
@@ -43,14 +58,15 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     close: async () => {
       await settlementDb.destroy();
       await db.destroy();
+      await walCheckpointer?.stop();
     },
   };
 }
 
-function createDialect(config: DatabaseConfig): Dialect {
+function createDialect(config: DatabaseConfig, options: { isAutoCheckpointOff: boolean }): Dialect {
   if (config.kind === 'sqlite') {
     mkdirSync(path.dirname(config.filePath), { recursive: true });
-    return createNodeSqliteDialect(config.filePath).dialect;
+    return createNodeSqliteDialect(config.filePath, options).dialect;
   }
   const pool = new pg.Pool({
     connectionString: config.url,

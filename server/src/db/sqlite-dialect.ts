@@ -5,12 +5,16 @@ import { SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely
  * Kysely's SQLite dialect over Node's built-in `node:sqlite` (no native add-on to build). Kysely expects the
  * better-sqlite3 statement shape; this adapts `StatementSync` to it.
  */
-export function createNodeSqliteDialect(filePath: string): { dialect: SqliteDialect; database: DatabaseSync } {
+export function createNodeSqliteDialect(
+  filePath: string,
+  options: { isAutoCheckpointOff?: boolean } = {},
+): { dialect: SqliteDialect; database: DatabaseSync } {
   const database = new DatabaseSync(filePath);
   database.exec('PRAGMA journal_mode = WAL');
   database.exec('PRAGMA synchronous = NORMAL');
   database.exec('PRAGMA busy_timeout = 5000');
   database.exec('PRAGMA foreign_keys = ON');
+  if (options.isAutoCheckpointOff) database.exec('PRAGMA wal_autocheckpoint = 0');
   database.exec('PRAGMA secure_delete = ON'); // deleted rows (chat ciphertext, keys) are zeroed, not left behind
   const statements = createStatementCache(database);
   const adapter: SqliteDatabase = {
