@@ -18,7 +18,7 @@ function step(name: string, command: string, args: readonly string[]): void {
   }
 }
 
-step('system packages (PostgreSQL, Redis, Chromium)', 'bash', ['scripts/ensure-system-packages.sh']);
+step('system packages (PostgreSQL, Redis, Chromium, Python venv, Go)', 'bash', ['scripts/ensure-system-packages.sh']);
 step('build web app', 'node_modules/.bin/vite', ['build', '--config', 'web/vite.config.ts', '--logLevel', 'warn']);
 step('type check', 'node_modules/.bin/tsc', ['--noEmit', '-p', 'tsconfig.json']);
 step('lint', 'node_modules/.bin/eslint', ['.']);
