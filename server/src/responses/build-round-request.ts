@@ -69,9 +69,13 @@ export function deriveSearchQuery(messages: readonly ChatMessage[]): string | un
 /**
  * The size the credit hold must cover: every round of the response together, since one hold pays for all of them.
  * With web search each round re-sends the conversation plus all results so far; rounds are at most one more than
- * the searches.
+ * the searches. When a route may let its vendor search (NATIVE_WEB_SEARCH), each search is held at the larger
+ * `vendorSearchResultBytes`: the vendor decides how much of what it found the model reads, and bills it as input.
  */
-export function measureResponseRequest(plan: ResponsePlan, input: { searchMode: SearchMode | undefined }): RequestSize {
+export function measureResponseRequest(
+  plan: ResponsePlan,
+  input: { searchMode: SearchMode | undefined; isVendorSearchPossible: boolean },
+): RequestSize {
   const withTool = buildRoundRequest(plan, {
     messages: plan.chatRequest.messages,
     isSearchOffered: input.searchMode === 'tool',
@@ -81,7 +85,10 @@ export function measureResponseRequest(plan: ResponsePlan, input: { searchMode: 
   const base = measureChatRequest(withTool);
   const requestedMaxOutputTokens = plan.maxOutputTokens;
   if (!plan.webSearch || input.searchMode === undefined) return { ...base, requestedMaxOutputTokens };
-  const perSearchBytes = plan.webSearch.maxResultBytes + searchOverheadBytes;
+  const resultBytes = input.isVendorSearchPossible
+    ? Math.max(plan.webSearch.maxResultBytes, vendorSearchResultBytes)
+    : plan.webSearch.maxResultBytes;
+  const perSearchBytes = resultBytes + searchOverheadBytes;
   if (input.searchMode === 'derived') {
     return {
       ...base,
@@ -101,6 +108,12 @@ export function measureResponseRequest(plan: ResponsePlan, input: { searchMode: 
     requestedMaxOutputTokens,
   };
 }
+
+/**
+ * What a vendor's own search is held at, per search: OpenAI bills its mini models a fixed 8,000-token block of search
+ * content, and one Anthropic search is often 10,000–20,000 input tokens (at one token per byte in the hold).
+ */
+const vendorSearchResultBytes = 24_000;
 
 /** The query, the call's JSON, the heading and the citation rule around each search's results. */
 const searchOverheadBytes = 2 * maxQueryLength + 600;

@@ -148,8 +148,8 @@ describe('convertResponsesRequest', () => {
     const plan = parseResponsesRequest({ model: 'm', input: 'x', tools: [{ type: 'web_search' }], max_tool_calls: 4 });
     assert.equal(plan.webSearch?.maxSearches, 4);
     const fewer = parseResponsesRequest({ model: 'm', input: 'x', tools: [{ type: 'web_search' }], max_tool_calls: 1 });
-    const tool = measureResponseRequest(plan, { searchMode: 'tool' });
-    const oneSearch = measureResponseRequest(fewer, { searchMode: 'tool' });
+    const tool = measureResponseRequest(plan, { searchMode: 'tool', isVendorSearchPossible: false });
+    const oneSearch = measureResponseRequest(fewer, { searchMode: 'tool', isVendorSearchPossible: false });
     assert.ok(tool.textBytes > oneSearch.textBytes, 'more searches, a larger hold');
     rejects({ model: 'm', input: 'x', tools: [{ type: 'web_search' }], max_tool_calls: 6 }, 'max_tool_calls');
   });
@@ -166,11 +166,13 @@ describe('convertResponsesRequest', () => {
 
   it('holds for every round when searching through a tool, and for one results block when the query is derived', () => {
     const plan = parseResponsesRequest({ model: 'm', input: 'x', tools: [{ type: 'web_search' }] });
-    const none = measureResponseRequest(plan, { searchMode: undefined });
-    const derived = measureResponseRequest(plan, { searchMode: 'derived' });
-    const tool = measureResponseRequest(plan, { searchMode: 'tool' });
+    const none = measureResponseRequest(plan, { searchMode: undefined, isVendorSearchPossible: false });
+    const derived = measureResponseRequest(plan, { searchMode: 'derived', isVendorSearchPossible: false });
+    const tool = measureResponseRequest(plan, { searchMode: 'tool', isVendorSearchPossible: false });
     assert.ok(derived.textBytes > none.textBytes + 8_000);
     assert.ok(tool.textBytes > 3 * none.textBytes + 3 * 8_000);
+    const vendor = measureResponseRequest(plan, { searchMode: 'tool', isVendorSearchPossible: true });
+    assert.ok(vendor.textBytes >= tool.textBytes + 3 * 16_000, 'a vendor search is held at its larger result budget');
   });
 
   it('rejects what a stateless gateway cannot honour, naming the field', () => {

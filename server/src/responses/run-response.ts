@@ -63,7 +63,12 @@ export async function runResponse(
   const reservation = await reserveCredits(deps, {
     caller: input.caller,
     model,
-    size: measureResponseRequest(plan, { searchMode }),
+    size: measureResponseRequest(plan, {
+      searchMode,
+      isVendorSearchPossible: routes.some((route) =>
+        deps.nativeSearchProviders.some((provider) => provider === route.provider),
+      ),
+    }),
     holdId: input.requestId,
   });
   input.sink.setHeaders(reservation.rateLimitHeaders);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import type { Response, ResponseStreamEvent } from 'openai/resources/responses/responses';
+import { sumLedgerAccount, userLedgerAccount } from '../../src/db/ledger.ts';
 import { findUsageRecord } from '../../src/db/usage-records.ts';
 import { countCodePoints, sliceCodePoints } from '../../src/lib/code-point-offsets.ts';
 import { microsToUsd } from '../../src/lib/money.ts';
@@ -24,13 +25,20 @@ describe('POST /v1/responses through the official OpenAI SDK', () => {
   let gateway: TestGateway;
   let search: RunningSearchSimulator;
   let client: OpenAI;
+  let userId: string;
 
   before(async () => {
     search = await startSearchSimulator();
     gateway = await startTestGateway({
-      environment: { SEARCH_ENGINE: 'searxng', SEARCH_BASE_URL: `${search.url}/searxng`, SEARCH_TIMEOUT_MS: '1000' },
+      environment: {
+        SEARCH_ENGINE: 'searxng',
+        SEARCH_BASE_URL: `${search.url}/searxng`,
+        SEARCH_TIMEOUT_MS: '1000',
+        KEEPALIVE_INTERVAL_MS: '300',
+      },
     });
     const user = await gateway.createUserWithKey();
+    userId = user.userId;
     client = new OpenAI({ apiKey: user.key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
   });
   after(async () => {
@@ -44,6 +52,19 @@ describe('POST /v1/responses through the official OpenAI SDK', () => {
     const body = (await response.json()) as { results: Array<{ url: string }> };
     return new Set(body.results.map((result) => result.url));
   }
+
+  /** A streamed request over raw HTTP, to see the bytes as they come (comments included). */
+  async function postRawStream(body: Record<string, unknown>): Promise<string> {
+    const response = await fetch(`${gateway.url}/v1/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${client.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...body, stream: true }),
+    });
+    assert.equal(response.status, 200);
+    return response.text();
+  }
+
+  const balance = () => sumLedgerAccount(gateway.gateway.database.db, userLedgerAccount(userId));
 
   async function checkCitations(response: Response): Promise<number> {
     const searches = response.output.filter((item) => item.type === 'web_search_call');
@@ -446,6 +467,23 @@ describe('POST /v1/responses through the official OpenAI SDK', () => {
       assert.match((await routeOf(operator.key)) ?? '', /\S/, `stream: ${stream}`);
       assert.equal(await routeOf(client.apiKey ?? ''), null, 'a customer key never sees the route');
     }
+  });
+
+  test('a model silent before its first event: headers and keep-alives flow, then the events', async () => {
+    const text = await postRawStream({ model: 'gpt-4o', input: 'Think first. [sim:delay-first-byte=1500]' });
+    const firstEventAt = text.indexOf('event: ');
+    assert.ok(text.indexOf(': keep-alive') >= 0, 'keep-alive comments while the model is silent');
+    assert.ok(text.indexOf(': keep-alive') < firstEventAt, 'before the first event');
+    assert.match(text, /event: response\.completed\n/);
+  });
+
+  test('a failure after the headers went out during a silent wait is reported in-stream, and costs nothing', async () => {
+    const before = await balance();
+    const text = await postRawStream({ model: 'gpt-4o', input: 'Fail. [sim:delay-first-byte=1500] [sim:status=400]' });
+    const types = [...text.matchAll(/^event: (.+)$/gm)].map((match) => match[1]);
+    assert.deepEqual(types, ['response.created', 'response.in_progress', 'error', 'response.failed']);
+    assert.ok(text.indexOf(': keep-alive') < text.indexOf('event: '));
+    assert.equal(await balance(), before, 'nothing was delivered, nothing is charged');
   });
 
   test('an empty search result set: the search completed, nothing to cite', async () => {
