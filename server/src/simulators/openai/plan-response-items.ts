@@ -1,3 +1,4 @@
+import { codePointOffsetOfUtf16 } from '../../lib/code-point-offsets.ts';
 import { createOpaqueToken } from '../shared/create-opaque-token.ts';
 import { locateCitations } from '../shared/locate-citations.ts';
 import type { AnswerPlan } from '../shared/plan-answer.ts';
@@ -60,6 +61,7 @@ export function planResponseItems(
     });
   }
   if (plan.contentTokens.length > 0 || (plan.toolCalls.length === 0 && plan.finishReason !== 'length')) {
+    const text = plan.contentTokens.join('');
     items.push({
       type: 'message',
       id: `msg_${ids.nextString(lowerHex, 48)}`,
@@ -67,10 +69,11 @@ export function planResponseItems(
       tokens: plan.contentTokens,
       annotations: locateCitations(plan).map((citation) => ({
         afterTokenCount: citation.endToken,
+        // OpenAI counts "characters" as Python does: code points, not JavaScript's UTF-16 units.
         annotation: {
           type: 'url_citation',
-          start_index: citation.startIndex,
-          end_index: citation.endIndex,
+          start_index: codePointOffsetOfUtf16(text, citation.startIndex),
+          end_index: codePointOffsetOfUtf16(text, citation.endIndex),
           url: `${citation.source.url}?utm_source=openai`,
           title: citation.source.title,
         },
