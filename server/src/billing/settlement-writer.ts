@@ -37,6 +37,7 @@ export type SettlementWriterDeps = {
 type QueuedCharge = { charge: JournaledCharge; segment: JournalSegment; capturedMicros: number };
 
 const maxBatchSize = 512;
+const groupWindowMs = 10;
 
 export function createSettlementWriter(deps: SettlementWriterDeps): SettlementWriter {
   const journal = openSettlementJournal(deps.journalDirectory);
@@ -72,12 +73,20 @@ export function createSettlementWriter(deps: SettlementWriterDeps): SettlementWr
     }
   };
 
-  const schedule = () => {
-    if (draining) return;
-    draining = new Promise<void>((resolve) => setImmediate(resolve)).then(drain).finally(() => {
+  let timer: NodeJS.Timeout | undefined;
+  const drainNow = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (draining || queue.length === 0) return;
+    draining = drain().finally(() => {
       draining = undefined;
-      if (queue.length > 0 && !isClosing) schedule();
+      if (queue.length > 0 && !isClosing) drainSoon();
     });
+  };
+  // Charges settled within one window share a commit: the answers do not wait for it, so the window costs no latency.
+  const drainSoon = () => {
+    if (queue.length >= maxBatchSize) drainNow();
+    else if (!draining && !timer) timer = setTimeout(drainNow, groupWindowMs);
   };
 
   return {
@@ -96,18 +105,18 @@ export function createSettlementWriter(deps: SettlementWriterDeps): SettlementWr
         return;
       }
       queue.push({ charge: input.charge, segment, capturedMicros: input.capturedMicros });
-      schedule();
+      drainSoon();
       await deps.creditHolds.capture(input.hold, input.capturedMicros);
     },
     flush: async () => {
       while (draining || queue.length > 0) {
-        if (!draining) schedule();
+        drainNow();
         await draining;
       }
     },
     close: async () => {
       isClosing = true;
-      if (!draining && queue.length > 0) schedule();
+      drainNow();
       while (draining) await draining;
       journal.close();
     },
