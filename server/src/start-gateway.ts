@@ -28,6 +28,7 @@ import { systemClock } from './lib/clock.ts';
 import { cryptoIds } from './lib/ids.ts';
 import { createSecretBox } from './lib/secret-box.ts';
 import { createMemoryRateLimiter } from './limits/rate-limiter.ts';
+import { createSpendCapHolds } from './limits/spend-cap-holds.ts';
 import { createUpstreamAgent } from './providers/shared/post-json.ts';
 import { createRedisRateLimiter } from './limits/redis-rate-limiter.ts';
 import { createRouting } from './routing/create-routing.ts';
@@ -165,6 +166,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     rateLimiter,
     welcomeBalanceMicros: config.welcomeBalanceMicros,
     passwords: argon2PasswordHasher,
+    spendCapHolds: createSpendCapHolds(),
     defaultRequestsPerMinute: config.defaultRequestsPerMinute,
     clock: systemClock,
     ids: cryptoIds,

@@ -4,10 +4,12 @@ import type { CreditHold } from '../billing/credit-holds.ts';
 import type { CatalogModel } from '../catalog/price-list.ts';
 import { RateLimitError } from '../errors/rate-limit-error.ts';
 import { InsufficientCreditsError } from '../errors/insufficient-credits-error.ts';
+import { PermissionDeniedError } from '../errors/permission-denied-error.ts';
 import { createMemoryRateLimiter } from '../limits/rate-limiter.ts';
+import { createSpendCapHolds } from '../limits/spend-cap-holds.ts';
 import { costOfTokensMicros } from '../lib/money.ts';
 import type { Caller } from './authenticate.ts';
-import { reserveCredits, type RequestSize } from './reserve-credits.ts';
+import { finishReservation, reserveCredits, type RequestSize } from './reserve-credits.ts';
 
 // $2 per 1M input tokens and $8 per 1M output tokens, 16,384 output tokens at most.
 const model = {
@@ -60,6 +62,7 @@ function createHolds(balanceMicros: number) {
 const deps = (holds: ReturnType<typeof createHolds>, accountTokensPerMinute?: number) => ({
   creditHolds: holds.creditHolds,
   rateLimiter: createMemoryRateLimiter({ nowMs: () => 1_000_000 }),
+  spendCapHolds: createSpendCapHolds(),
   accountTerms: { tokensPerMinute: () => accountTokensPerMinute },
 });
 
@@ -150,5 +153,35 @@ describe('reserving credits', () => {
       (error: unknown) => error instanceof RateLimitError && error.type === 'tokens',
     );
     assert.equal(holds.heldMicros(), heldBefore * 2, 'the refused call holds nothing');
+  });
+
+  test('calls in flight share a key’s spend cap: together they never hold more than it leaves', async () => {
+    const holds = createHolds(1_000_000);
+    const capped = deps(holds);
+    const capMicros = cost(4_008, 500) * 2 + cost(1_004, 1);
+    const key = caller({ spendCapMicros: capMicros });
+    const first = await reserveCredits(capped, { caller: key, model, size, holdId: 'h1' });
+    const second = await reserveCredits(capped, { caller: key, model, size, holdId: 'h2' });
+    const third = await reserveCredits(capped, { caller: key, model, size, holdId: 'h3' });
+    assert.equal(third.hold.heldMicros, cost(1_004, 1), 'the third gets what the cap leaves');
+    assert.equal(first.hold.heldMicros + second.hold.heldMicros + third.hold.heldMicros, capMicros);
+    await assert.rejects(
+      reserveCredits(capped, { caller: key, model, size, holdId: 'h4' }),
+      (error: unknown) => error instanceof PermissionDeniedError && error.code === 'key_spend_cap_reached',
+    );
+    key.key.spentMicros += 1_000;
+    await finishReservation(capped, { reservation: first, usage: undefined });
+    const fourth = await reserveCredits(capped, { caller: key, model, size, holdId: 'h5' });
+    assert.equal(
+      fourth.hold.heldMicros,
+      cost(4_008, 500) - 1_000,
+      'a finished call frees its share, less what was spent',
+    );
+    // A call's charge counts even where the key's cached spending does not show it yet (another cached copy of the
+    // key settled it, or the database has not caught up).
+    const usage = { inputTokens: 1_000, cachedInputTokens: 0, outputTokens: 100, reasoningTokens: 0 };
+    await finishReservation(capped, { reservation: second, usage });
+    const fifth = await reserveCredits(capped, { caller: key, model, size, holdId: 'h6' });
+    assert.equal(fifth.hold.heldMicros, cost(4_008, 500) - cost(1_000, 100));
   });
 });

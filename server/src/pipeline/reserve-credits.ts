@@ -2,15 +2,17 @@ import {
   affordableOutputTokensPerChoice,
   estimateInputTokens,
   planHold,
+  type HoldPlan,
   type InputEstimate,
   type InputSize,
 } from '../billing/estimate-max-cost.ts';
 import type { CreditHold, CreditHolds } from '../billing/credit-holds.ts';
-import type { TokenUsage } from '../billing/pricing.ts';
+import { priceTokenUsage, type TokenUsage } from '../billing/pricing.ts';
 import type { CatalogModel } from '../catalog/price-list.ts';
 import { InsufficientCreditsError } from '../errors/insufficient-credits-error.ts';
 import { PermissionDeniedError } from '../errors/permission-denied-error.ts';
 import type { RateLimiter } from '../limits/rate-limiter.ts';
+import type { SpendCapHolds } from '../limits/spend-cap-holds.ts';
 import {
   findLargestAdmissibleTokens,
   refuseOversizedCall,
@@ -27,6 +29,7 @@ import { findTokenLimits } from './check-rate-limit.ts';
 export type ReserveCreditsDeps = {
   creditHolds: Pick<CreditHolds, 'reserve' | 'release' | 'availableMicros'>;
   rateLimiter: RateLimiter;
+  spendCapHolds: SpendCapHolds;
   accountTerms: Pick<AccountTerms, 'tokensPerMinute'>;
 };
 
@@ -40,6 +43,8 @@ export type Reservation = {
   isOutputLimitLowered: boolean;
   /** The tokens taken from the caller's tokens-per-minute budgets, if any apply. */
   takenTokens: TakenTokens | undefined;
+  /** The share of the key's spend cap set aside for the call (priced at `model`), if the key has a cap. */
+  spendCapShare: { keyId: string; micros: number; model: CatalogModel } | undefined;
   /** `x-ratelimit-*-tokens` for the response, empty when no token budget applies. */
   rateLimitHeaders: Record<string, string>;
 };
@@ -66,12 +71,17 @@ export async function reserveCredits(
   const tokenLimits = findTokenLimits(deps, caller);
   const requested = Math.min(size.requestedMaxOutputTokens ?? model.maxOutputTokens, model.maxOutputTokens);
   const admissible = fitOutputToTokenLimits({ requested, estimate, choiceCount, limits: tokenLimits });
-  const hold = await holdCredits(deps, { ...input, estimate, choiceCount, maxOutputTokensPerChoice: admissible });
+  const { hold, spendCapShare } = await holdCredits(deps, {
+    ...input,
+    estimate,
+    choiceCount,
+    maxOutputTokensPerChoice: admissible,
+  });
   const maxOutputTokens = Math.min(
     admissible,
     affordableOutputTokensPerChoice(model, { heldMicros: hold.heldMicros, input: estimate, choiceCount }),
   );
-  const reservation = { hold, maxOutputTokens, isOutputLimitLowered: maxOutputTokens < requested };
+  const reservation = { hold, spendCapShare, maxOutputTokens, isOutputLimitLowered: maxOutputTokens < requested };
   if (tokenLimits.length === 0) return { ...reservation, takenTokens: undefined, rateLimitHeaders: {} };
   try {
     const { taken, headers } = await takeTokens(deps, {
@@ -81,20 +91,31 @@ export async function reserveCredits(
     return { ...reservation, takenTokens: taken, rateLimitHeaders: headers };
   } catch (error) {
     await deps.creditHolds.release(hold);
+    if (spendCapShare) {
+      deps.spendCapHolds.finish({ keyId: spendCapShare.keyId, shareMicros: spendCapShare.micros, chargedMicros: 0 });
+    }
     throw error;
   }
 }
 
 /**
- * After the call: the tokens it really used replace the estimate in its tokens-per-minute budgets (no usage: it
+ * After the call, once its charge (if any) is settled and counted in the key's spending: gives back the key's spend
+ * cap share, and the tokens it really used replace the estimate in its tokens-per-minute budgets (no usage: it
  * failed before the vendor billed anything). The budgets only pace calls, so a failure to update them (Redis away)
  * must not fail a call that is already paid for: the estimate then stays counted, which errs on the slow side.
  */
-export async function settleReservedTokens(
-  deps: { rateLimiter: RateLimiter },
+export async function finishReservation(
+  deps: { rateLimiter: RateLimiter; spendCapHolds: SpendCapHolds },
   input: { reservation: Reservation; usage: TokenUsage | undefined },
 ): Promise<void> {
-  const { takenTokens } = input.reservation;
+  const { takenTokens, spendCapShare, hold } = input.reservation;
+  if (spendCapShare) {
+    // What settle-charge captured: the price of the usage, never more than the hold.
+    const chargedMicros = input.usage
+      ? Math.min(priceTokenUsage(spendCapShare.model, input.usage), hold.heldMicros)
+      : 0;
+    deps.spendCapHolds.finish({ keyId: spendCapShare.keyId, shareMicros: spendCapShare.micros, chargedMicros });
+  }
   if (!takenTokens) return;
   const actualTokens = input.usage ? input.usage.inputTokens + input.usage.outputTokens : 0;
   await settleTokens(deps, takenTokens, actualTokens).catch(() => undefined);
@@ -121,9 +142,12 @@ function fitOutputToTokenLimits(input: {
   return Math.min(input.requested, outputRoom);
 }
 
-/** The spend cap and the balance: the hold, or 403 (cap reached) or 402 (not even the likely input affordable). */
+/**
+ * The spend cap and the balance: a share of what the key's cap leaves (cap − spent − shares of calls in flight), then
+ * a hold of at most that share; or 403 (cap reached) or 402 (not even the likely input affordable).
+ */
 async function holdCredits(
-  deps: Pick<ReserveCreditsDeps, 'creditHolds'>,
+  deps: Pick<ReserveCreditsDeps, 'creditHolds' | 'spendCapHolds'>,
   input: {
     caller: Caller;
     model: CatalogModel;
@@ -132,30 +156,53 @@ async function holdCredits(
     choiceCount: number;
     maxOutputTokensPerChoice: number;
   },
-): Promise<CreditHold> {
+): Promise<{ hold: CreditHold; spendCapShare: Reservation['spendCapShare'] }> {
   const { caller, model } = input;
   const plan = planHold(model, {
     input: input.estimate,
     maxOutputTokensPerChoice: input.maxOutputTokensPerChoice,
     choiceCount: input.choiceCount,
   });
-  const spendCap = caller.key.spendCapMicros;
-  if (spendCap !== null && caller.key.spentMicros + plan.minimumMicros > spendCap) {
-    throw new PermissionDeniedError(`This API key has reached its spend cap of ${formatUsd(spendCap)} USD.`, {
-      code: 'key_spend_cap_reached',
-    });
-  }
-  const desiredMicros =
-    spendCap === null ? plan.desiredMicros : Math.min(plan.desiredMicros, spendCap - caller.key.spentMicros);
+  const spendCapShare = takeSpendCapShare(deps, { caller, model, plan });
   const hold = await deps.creditHolds.reserve({
     userId: caller.userId,
     holdId: input.holdId,
-    desiredMicros,
+    desiredMicros: spendCapShare?.micros ?? plan.desiredMicros,
     minimumMicros: plan.minimumMicros,
   });
-  if (hold) return hold;
+  if (hold) {
+    if (!spendCapShare) return { hold, spendCapShare };
+    // The share never needs to exceed the hold: the capture is capped by the hold.
+    const keyId = spendCapShare.keyId;
+    deps.spendCapHolds.finish({ keyId, shareMicros: spendCapShare.micros - hold.heldMicros, chargedMicros: 0 });
+    return { hold, spendCapShare: { ...spendCapShare, micros: hold.heldMicros } };
+  }
+  if (spendCapShare) {
+    deps.spendCapHolds.finish({ keyId: spendCapShare.keyId, shareMicros: spendCapShare.micros, chargedMicros: 0 });
+  }
   const available = await deps.creditHolds.availableMicros(caller.userId);
   throw new InsufficientCreditsError(
     `Your balance (${formatUsd(Math.max(available, 0))} USD available) does not cover this request: its input of about ${input.estimate.likelyTokens} tokens costs about ${formatUsd(plan.likelyInputMicros)} USD, plus at least one output token. Top up your balance to continue.`,
   );
+}
+
+function takeSpendCapShare(
+  deps: Pick<ReserveCreditsDeps, 'spendCapHolds'>,
+  input: { caller: Caller; model: CatalogModel; plan: HoldPlan },
+): Reservation['spendCapShare'] {
+  const { key } = input.caller;
+  if (key.spendCapMicros === null) return undefined;
+  const micros = deps.spendCapHolds.take({
+    keyId: key.id,
+    capMicros: key.spendCapMicros,
+    spentMicros: key.spentMicros,
+    desiredMicros: input.plan.desiredMicros,
+    minimumMicros: input.plan.minimumMicros,
+  });
+  if (micros === undefined) {
+    throw new PermissionDeniedError(`This API key has reached its spend cap of ${formatUsd(key.spendCapMicros)} USD.`, {
+      code: 'key_spend_cap_reached',
+    });
+  }
+  return { keyId: key.id, micros, model: input.model };
 }

@@ -7,6 +7,7 @@ import type { UsageRecordRow } from '../db/schema.ts';
 import { recordFailedCall } from '../db/usage-records.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import type { RateLimiter } from '../limits/rate-limiter.ts';
+import type { SpendCapHolds } from '../limits/spend-cap-holds.ts';
 import { UpstreamError } from '../errors/upstream-error.ts';
 import { toUnixSeconds, type Clock } from '../lib/clock.ts';
 import { microsToUsd } from '../lib/money.ts';
@@ -21,7 +22,7 @@ import { chooseRoutes } from './choose-routes.ts';
 import { fromWireUsage, toWireUsage } from './convert-usage.ts';
 import { measureChatRequest } from './measure-chat-request.ts';
 import { relayStream } from './relay-stream.ts';
-import { reserveCredits, settleReservedTokens, type Reservation, type RequestSize } from './reserve-credits.ts';
+import { finishReservation, reserveCredits, type Reservation, type RequestSize } from './reserve-credits.ts';
 import { resolveModel } from './resolve-model.ts';
 import { settleCharge, type SettleChargeDeps } from './settle-charge.ts';
 
@@ -32,6 +33,7 @@ export type ChatCompletionDeps = SettleChargeDeps & {
   clock: Clock;
   upstream: CallProviderDeps;
   rateLimiter: RateLimiter;
+  spendCapHolds: SpendCapHolds;
 };
 
 type CallContext = {
@@ -93,7 +95,7 @@ export async function runChatCompletion(
       throw error;
     }
     await deps.creditHolds.release(reservation.hold);
-    await settleReservedTokens(deps, { reservation, usage: undefined });
+    await finishReservation(deps, { reservation, usage: undefined });
     await recordFailure(deps, context, error);
     throw error;
   } finally {
@@ -189,7 +191,7 @@ async function settle(
     timeToFirstTokenMs: number | null;
   },
 ) {
-  await settleReservedTokens(deps, { reservation: context.reservation, usage: outcome.usage });
+  // The reservation ends after the charge is counted in the key's spending, so its spend cap share covers it until then.
   return settleCharge(deps, {
     caller: context.caller,
     hold: context.reservation.hold,
@@ -206,7 +208,7 @@ async function settle(
       reasoning_tokens: outcome.usage.reasoningTokens,
       time_to_first_token_ms: outcome.timeToFirstTokenMs,
     },
-  });
+  }).finally(() => finishReservation(deps, { reservation: context.reservation, usage: outcome.usage }));
 }
 
 async function recordFailure(deps: ChatCompletionDeps, context: CallContext, error: unknown): Promise<void> {

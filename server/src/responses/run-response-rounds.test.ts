@@ -93,6 +93,7 @@ describe('runResponseRounds', () => {
           maxOutputTokens: 4_096,
           isOutputLimitLowered: false,
           takenTokens: undefined,
+          spendCapShare: undefined,
           rateLimitHeaders: {},
         },
         searchMode: 'derived',

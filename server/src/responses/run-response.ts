@@ -8,12 +8,13 @@ import { recordFailedCall } from '../db/usage-records.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { UpstreamError } from '../errors/upstream-error.ts';
 import type { RateLimiter } from '../limits/rate-limiter.ts';
+import type { SpendCapHolds } from '../limits/spend-cap-holds.ts';
 import { toUnixSeconds, type Clock } from '../lib/clock.ts';
 import { microsToUsd } from '../lib/money.ts';
 import type { Caller } from '../pipeline/authenticate.ts';
 import type { CallProviderDeps } from '../pipeline/call-provider.ts';
 import { chooseRoutes } from '../pipeline/choose-routes.ts';
-import { reserveCredits, settleReservedTokens, type Reservation } from '../pipeline/reserve-credits.ts';
+import { finishReservation, reserveCredits, type Reservation } from '../pipeline/reserve-credits.ts';
 import { resolveModel } from '../pipeline/resolve-model.ts';
 import { settleCharge, type SettleChargeDeps } from '../pipeline/settle-charge.ts';
 import { UpstreamFailureError } from '../providers/provider-adapter.ts';
@@ -36,6 +37,7 @@ export type ResponseDeps = SettleChargeDeps & {
   /** Vendors whose routes search with their own tool (NATIVE_WEB_SEARCH, docs/responses.md). */
   nativeSearchProviders: readonly NativeSearchProviderId[];
   rateLimiter: RateLimiter;
+  spendCapHolds: SpendCapHolds;
 };
 
 type CallContext = {
@@ -155,7 +157,7 @@ async function handleFailure(
   const cause = input.error instanceof RoundInterruptedError ? input.error.reason : input.error;
   if (!builder.isStarted || !tally.hasStarted) {
     await deps.creditHolds.release(context.reservation.hold);
-    await settleReservedTokens(deps, { reservation: context.reservation, usage: undefined });
+    await finishReservation(deps, { reservation: context.reservation, usage: undefined });
     await recordFailure(deps, context, cause, sink.signal);
     // A stream whose headers went out during a silent wait can only report the failure in-stream.
     if (!sink.isStreamOpen || sink.signal.aborted) throw cause;
@@ -180,7 +182,7 @@ async function settle(
   outcome: { tally: ResponseTally; status: UsageRecordRow['status']; errorCode: string | null },
 ) {
   const { usage, route, firstTokenAtMs } = outcome.tally;
-  await settleReservedTokens(deps, { reservation: context.reservation, usage });
+  // The reservation ends after the charge is counted in the key's spending, so its spend cap share covers it until then.
   return settleCharge(deps, {
     caller: context.caller,
     hold: context.reservation.hold,
@@ -197,7 +199,7 @@ async function settle(
       reasoning_tokens: usage.reasoningTokens,
       time_to_first_token_ms: firstTokenAtMs === undefined ? null : firstTokenAtMs - context.startedAtMs,
     },
-  });
+  }).finally(() => finishReservation(deps, { reservation: context.reservation, usage }));
 }
 
 async function recordFailure(deps: ResponseDeps, context: CallContext, error: unknown, signal: AbortSignal) {

@@ -5,6 +5,7 @@ import { sumLedgerAccount, userLedgerAccount } from '../../src/db/ledger.ts';
 import { findUsageRecord } from '../../src/db/usage-records.ts';
 import { findUserById } from '../../src/db/users.ts';
 import { microsToUsd } from '../../src/lib/money.ts';
+import { callApi, signIn } from '../support/account-api-client.ts';
 import { databaseKinds } from '../support/test-databases.ts';
 import { startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
 import { assertLedgerBalanced } from '../support/assert-ledger-balanced.ts';
@@ -75,6 +76,17 @@ for (const databaseKind of databaseKinds) {
 
     test('a missing or revoked key is 401; a model outside the allowlist is 403', async () => {
       assert.equal((await postRaw('sk-nope', '{}')).status, 401);
+      const email = `revoked-${databaseKind}-${Date.now()}@example.com`;
+      const revoked = await newClient({ email });
+      const body = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] });
+      assert.equal((await postRaw(revoked.key, body)).status, 200, 'the key works before it is revoked');
+      const session = await signIn(gateway.url, { email });
+      const keys = (await callApi(gateway.url, '/api/keys', { session })).json as { data: Array<{ id: string }> };
+      const keyId = keys.data[0]?.id ?? '';
+      assert.equal((await callApi(gateway.url, `/api/keys/${keyId}`, { method: 'DELETE', session })).status, 200);
+      const refused = await postRaw(revoked.key, body);
+      assert.equal(refused.status, 401);
+      assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'invalid_api_key');
       const { client } = await newClient({ key: { allowedModels: ['gpt-4o-mini'] } });
       await assert.rejects(
         client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }] }),

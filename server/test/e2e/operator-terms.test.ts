@@ -83,11 +83,11 @@ for (const databaseKind of databaseKinds) {
       });
       assert.equal(removed.status, 200, removed.text);
       const discounted = (await (await chat(customer.key)).json()) as ChatAnswer;
-      const half = (rateMicros: number) => Math.ceil(rateMicros / 2);
+      // Half the price, rounded up once for the whole call (docs/billing.md, "The one rounding rule").
       const expectedDiscounted = Math.ceil(
-        (discounted.usage.prompt_tokens * half(Math.round(model.input_usd_per_million * 1e6)) +
-          discounted.usage.completion_tokens * half(Math.round(model.output_usd_per_million * 1e6))) /
-          1e6,
+        (discounted.usage.prompt_tokens * Math.round(model.input_usd_per_million * 1e6) +
+          discounted.usage.completion_tokens * Math.round(model.output_usd_per_million * 1e6)) /
+          2e6,
       );
       assert.equal(discounted.usage.cost, expectedDiscounted / 1e6, 'the contract discount applies again');
     });

@@ -22,9 +22,14 @@ type AccountSubscription = {
   balance_usd?: number;
 };
 
-/** Rates in micro-USD per 1M tokens after a discount in basis points, rounded up (the operator never loses a fraction). */
-const discounted = (rateMicros: number, basisPoints: number) =>
-  Math.ceil((rateMicros * (10_000 - basisPoints)) / 10_000);
+/**
+ * The cost of token charges less a discount in basis points, rounded up once (docs/billing.md, "The one rounding
+ * rule"): never the discounted rates rounded first and the cost rounded again.
+ */
+const discountedCost = (charges: Array<[tokens: number, rateMicros: number]>, basisPoints: number) =>
+  Math.ceil(
+    (charges.reduce((sum, [tokens, rateMicros]) => sum + tokens * rateMicros, 0) * (10_000 - basisPoints)) / 1e10,
+  );
 
 for (const databaseKind of databaseKinds) {
   describe(`subscriptions on ${databaseKind}`, () => {
@@ -133,12 +138,13 @@ for (const databaseKind of databaseKinds) {
       assert.ok(usage && usage.completion_tokens > 0);
       const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
       const micros = (usd: number) => Math.round(usd * 1_000_000);
-      const inputRate = discounted(micros(model.input_usd_per_million), 2_000);
-      const cachedRate = discounted(micros(model.cached_input_usd_per_million ?? model.input_usd_per_million), 2_000);
-      const outputRate = discounted(micros(model.output_usd_per_million), 2_000);
-      const expectedMicros = Math.ceil(
-        ((usage.prompt_tokens - cached) * inputRate + cached * cachedRate + usage.completion_tokens * outputRate) /
-          1_000_000,
+      const expectedMicros = discountedCost(
+        [
+          [usage.prompt_tokens - cached, micros(model.input_usd_per_million)],
+          [cached, micros(model.cached_input_usd_per_million ?? model.input_usd_per_million)],
+          [usage.completion_tokens, micros(model.output_usd_per_million)],
+        ],
+        2_000,
       );
       const fullPriceMicros = Math.ceil(
         ((usage.prompt_tokens - cached) * micros(model.input_usd_per_million) +
