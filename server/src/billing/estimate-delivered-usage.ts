@@ -22,6 +22,7 @@ export function estimateDeliveredUsage(input: {
       input.messageCount * framingTokensPerMessage +
       input.imageCount * tokensPerImage,
     cachedInputTokens: 0,
+    cacheWriteInputTokens: 0,
     outputTokens: Math.ceil(input.deliveredTextBytes / bytesPerToken),
     reasoningTokens: 0,
   };

@@ -1,5 +1,5 @@
 import type { CatalogModel } from '../catalog/price-list.ts';
-import { costOfTokensMicros, maxTokensWithinMicros } from '../lib/money.ts';
+import { costOfTokensMicros, maxTokensWithinMicros, type TokenCharge } from '../lib/money.ts';
 import { estimateDeliveredUsage } from './estimate-delivered-usage.ts';
 
 /** Per-message framing tokens and the most one image can cost in tokens at any vendor. */
@@ -36,20 +36,29 @@ export type HoldPlan = {
 
 export type OutputPlan = { input: InputEstimate; maxOutputTokensPerChoice: number; choiceCount: number };
 
+/**
+ * The input at its dearest: every token could be a prompt-cache write, which vendors that charge for writes bill
+ * above the input rate (Anthropic 1.25×).
+ */
+function worstCaseInput(model: CatalogModel, tokens: number): TokenCharge {
+  const share = Math.max(model.cacheWriteRateBasisPoints ?? 10_000, 10_000);
+  return { tokens, ratePerMillionMicros: model.inputRateMicros, rateShareBasisPoints: share };
+}
+
 /** What to hold for a call, at the model's (account's) rates, each amount rounded once by the one rule. */
 export function planHold(model: CatalogModel, plan: OutputPlan): HoldPlan {
-  const cost = (inputTokens: number, outputTokens: number) =>
-    costOfTokensMicros(
-      [
-        { tokens: inputTokens, ratePerMillionMicros: model.inputRateMicros },
-        { tokens: outputTokens, ratePerMillionMicros: model.outputRateMicros },
-      ],
-      { discountBasisPoints: model.discountBasisPoints },
-    );
+  const cost = (input: TokenCharge, outputTokens: number) =>
+    costOfTokensMicros([input, { tokens: outputTokens, ratePerMillionMicros: model.outputRateMicros }], {
+      discountBasisPoints: model.discountBasisPoints,
+    });
+  const likelyInput = { tokens: plan.input.likelyTokens, ratePerMillionMicros: model.inputRateMicros };
   return {
-    desiredMicros: cost(plan.input.upperBoundTokens, plan.maxOutputTokensPerChoice * plan.choiceCount),
-    minimumMicros: cost(plan.input.likelyTokens, plan.choiceCount),
-    likelyInputMicros: cost(plan.input.likelyTokens, 0),
+    desiredMicros: cost(
+      worstCaseInput(model, plan.input.upperBoundTokens),
+      plan.maxOutputTokensPerChoice * plan.choiceCount,
+    ),
+    minimumMicros: cost(likelyInput, plan.choiceCount),
+    likelyInputMicros: cost(likelyInput, 0),
   };
 }
 
@@ -62,15 +71,17 @@ export function affordableOutputTokensPerChoice(
   model: CatalogModel,
   input: { heldMicros: number; input: InputEstimate; choiceCount: number },
 ): number {
-  const outputTokensAfter = (inputTokens: number) =>
+  const outputTokensAfter = (inputCharge: TokenCharge) =>
     maxTokensWithinMicros({
       budgetMicros: input.heldMicros,
-      fixedCharges: [{ tokens: inputTokens, ratePerMillionMicros: model.inputRateMicros }],
+      fixedCharges: [inputCharge],
       ratePerMillionMicros: model.outputRateMicros,
       discountBasisPoints: model.discountBasisPoints,
     });
-  const afterUpperBound = outputTokensAfter(input.input.upperBoundTokens);
+  const afterUpperBound = outputTokensAfter(worstCaseInput(model, input.input.upperBoundTokens));
   const outputTokens =
-    afterUpperBound >= input.choiceCount ? afterUpperBound : outputTokensAfter(input.input.likelyTokens);
+    afterUpperBound >= input.choiceCount
+      ? afterUpperBound
+      : outputTokensAfter({ tokens: input.input.likelyTokens, ratePerMillionMicros: model.inputRateMicros });
   return Math.floor(outputTokens / input.choiceCount);
 }

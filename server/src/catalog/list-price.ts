@@ -7,6 +7,8 @@ export type ListPrice = {
   outputRateMicros: number;
   cachedInputRateMicros: number | null;
   perRequestMicros: number | null;
+  /** A prompt-cache write's price as a share of the input rate (12,500 = 1.25×), or null where writes cost input. */
+  cacheWriteRateBasisPoints: number | null;
 };
 
 const sampleTokens = 1000;
@@ -24,6 +26,7 @@ export function findListPrice(model: SeedModel): ListPrice {
       cachedInputRateMicros:
         fixed.cachedInputPerMillion === undefined ? null : usdToMicros(fixed.cachedInputPerMillion),
       perRequestMicros: fixed.perRequest === undefined ? null : usdToMicros(fixed.perRequest),
+      cacheWriteRateBasisPoints: null,
     };
   }
   if (!model.listPriceFrom) throw new Error(`seed model ${model.id} has no list price`);
@@ -37,14 +40,25 @@ export function findListPrice(model: SeedModel): ListPrice {
       providerId,
     },
   );
+  // `cache_write_mtok`: the price of writing the prompt cache (Anthropic's 5-minute writes), when the vendor has one.
+  const written = calcPrice(
+    { input_tokens: sampleTokens, cache_write_tokens: sampleTokens, output_tokens: 0 },
+    modelRef,
+    {
+      providerId,
+    },
+  );
   const perMillion = 1_000_000 / sampleTokens;
   const inputRateMicros = usdToMicros(plain.input_price * perMillion);
   const cachedRate = cached ? usdToMicros(cached.input_price * perMillion) : null;
+  const writeShare =
+    written && plain.input_price > 0 ? Math.round((written.input_price / plain.input_price) * 10_000) : null;
   return {
     inputRateMicros,
     outputRateMicros: usdToMicros(plain.output_price * perMillion),
     cachedInputRateMicros: cachedRate !== null && cachedRate < inputRateMicros ? cachedRate : null,
     perRequestMicros: null,
+    cacheWriteRateBasisPoints: writeShare !== null && writeShare !== 10_000 ? writeShare : null,
   };
 }
 

@@ -19,6 +19,8 @@ export type CatalogModel = {
    * inside their one rounding (lib/money.ts). Absent (no discount) in the price list itself.
    */
   discountBasisPoints?: number;
+  /** A prompt-cache write's price as a share of the input rate (12,500 = 1.25×); absent or null: the input rate. */
+  cacheWriteRateBasisPoints?: number | null;
   listInputRateMicros: number;
   listOutputRateMicros: number;
   listCachedInputRateMicros: number | null;
@@ -60,6 +62,7 @@ function toCatalogModel(row: ModelRow): CatalogModel {
     outputRateMicros: row.output_rate_micros,
     cachedInputRateMicros: row.cached_input_rate_micros,
     perRequestMicros: row.per_request_micros,
+    cacheWriteRateBasisPoints: row.cache_write_rate_basis_points,
     listInputRateMicros: row.list_input_rate_micros,
     listOutputRateMicros: row.list_output_rate_micros,
     listCachedInputRateMicros: row.list_cached_input_rate_micros,

@@ -33,6 +33,7 @@ export async function seedPriceList(
       list_output_rate_micros: list.outputRateMicros,
       list_cached_input_rate_micros: list.cachedInputRateMicros,
       list_per_request_micros: list.perRequestMicros,
+      cache_write_rate_basis_points: list.cacheWriteRateBasisPoints,
       supports_tools: model.supportsTools ? 1 : 0,
       supports_vision: model.supportsVision ? 1 : 0,
       price_effective_at: deps.nowMs,

@@ -67,6 +67,22 @@ test('a discounted cost is rounded once, after the discount, not per rate and ag
   assert.throws(() => costOfTokensMicros([], { discountBasisPoints: 12.5 }), RangeError);
 });
 
+test('prompt-cache writes are billed at a share of the input rate, inside the same single rounding', () => {
+  const writes = (tokens: number) => ({ tokens, ratePerMillionMicros: 3_000_000, rateShareBasisPoints: 12_500 });
+  assert.equal(costOfTokensMicros([writes(1_000_000)]), 3_750_000);
+  assert.equal(costOfTokensMicros([writes(1)]), 4, '3.75 micros round up once');
+  assert.equal(costOfTokensMicros([writes(2), { tokens: 2, ratePerMillionMicros: 3_000_000 }]), 14, '7.5 + 6');
+  assert.equal(costOfTokensMicros([writes(1_000_000)], { discountBasisPoints: 2_000 }), 3_000_000);
+  assert.equal(costOfTokensMicros([{ tokens: 7, ratePerMillionMicros: 150_000, rateShareBasisPoints: 10_000 }]), 2);
+  assert.throws(() => costOfTokensMicros([{ ...writes(1), rateShareBasisPoints: 1.5 }]), RangeError);
+  const tokens = maxTokensWithinMicros({
+    budgetMicros: 100,
+    fixedCharges: [writes(10)],
+    ratePerMillionMicros: 15_000_000,
+  });
+  assert.equal(tokens, Math.floor((100 * 1e6 - 37_500_000) / 15_000_000));
+});
+
 test('the most tokens a budget affords is the exact inverse of the cost rule', () => {
   const rates = [1, 3, 150_000, 2_500_000, 10_000_001];
   const discounts = [0, 1, 2_000, 3_333, 5_000, 9_999];

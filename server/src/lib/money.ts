@@ -5,7 +5,10 @@
  * The one rounding rule: the cost of a request is the exact rational sum of its parts, the account's discount
  * included, rounded **up** to the next whole micro-USD, once per request:
  *
- *   cost = ceil( Σ tokens × rate × (10,000 − discount) / (1,000,000 × 10,000) )
+ *   cost = ceil( Σ tokens × rate × share × (10,000 − discount) / (1,000,000 × 10,000 × 10,000) )
+ *
+ * where a part's `share` of its rate is 10,000 (the rate itself) except for prompt-cache writes, which vendors bill
+ * at a multiple of the input rate (12,500 for Anthropic's 1.25×).
  *
  * Rounding up never undercharges the operator, and the error is below one millionth of a dollar per request.
  */
@@ -13,7 +16,8 @@ export const MICROS_PER_USD = 1_000_000;
 export const TOKENS_PER_RATE_UNIT = 1_000_000;
 const BASIS_POINTS_PER_WHOLE = 10_000;
 
-export type TokenCharge = { tokens: number; ratePerMillionMicros: number };
+/** Tokens at a rate; `rateShareBasisPoints` bills them at a share of it (10,000, the default, is the rate itself). */
+export type TokenCharge = { tokens: number; ratePerMillionMicros: number; rateShareBasisPoints?: number | undefined };
 
 /** A discount in basis points; 0 when the account has none. */
 export type CostOptions = { discountBasisPoints?: number | undefined };
@@ -37,7 +41,7 @@ export function maxTokensWithinMicros(input: {
 }): number {
   const fixed = exactCost(input.fixedCharges, input);
   const keptShare = keptBasisPoints(input);
-  const perToken = BigInt(input.ratePerMillionMicros) * keptShare;
+  const perToken = BigInt(input.ratePerMillionMicros) * BigInt(BASIS_POINTS_PER_WHOLE) * keptShare;
   if (perToken === 0n) return Number.MAX_SAFE_INTEGER;
   // cost ≤ budget ⇔ fixed + n × perToken ≤ budget × divisor (the ceiling of a sum is ≤ an integer iff the sum is).
   const room = BigInt(input.budgetMicros) * fixed.divisor - fixed.numerator;
@@ -87,10 +91,15 @@ function keptBasisPoints(options: CostOptions): bigint {
 
 function exactCost(charges: readonly TokenCharge[], options: CostOptions): { numerator: bigint; divisor: bigint } {
   let sum = 0n;
-  for (const charge of charges) sum += BigInt(charge.tokens) * BigInt(charge.ratePerMillionMicros);
+  for (const charge of charges) {
+    const share = charge.rateShareBasisPoints ?? BASIS_POINTS_PER_WHOLE;
+    if (!Number.isInteger(share) || share < 0)
+      throw new RangeError(`a rate share must be whole basis points, not ${share}`);
+    sum += BigInt(charge.tokens) * BigInt(charge.ratePerMillionMicros) * BigInt(share);
+  }
   return {
     numerator: sum * keptBasisPoints(options),
-    divisor: BigInt(TOKENS_PER_RATE_UNIT) * BigInt(BASIS_POINTS_PER_WHOLE),
+    divisor: BigInt(TOKENS_PER_RATE_UNIT) * BigInt(BASIS_POINTS_PER_WHOLE) * BigInt(BASIS_POINTS_PER_WHOLE),
   };
 }
 

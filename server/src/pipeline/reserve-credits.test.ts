@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { CreditHold } from '../billing/credit-holds.ts';
+import { zeroUsage } from '../billing/pricing.ts';
 import type { CatalogModel } from '../catalog/price-list.ts';
 import { RateLimitError } from '../errors/rate-limit-error.ts';
 import { InsufficientCreditsError } from '../errors/insufficient-credits-error.ts';
@@ -179,7 +180,7 @@ describe('reserving credits', () => {
     );
     // A call's charge counts even where the key's cached spending does not show it yet (another cached copy of the
     // key settled it, or the database has not caught up).
-    const usage = { inputTokens: 1_000, cachedInputTokens: 0, outputTokens: 100, reasoningTokens: 0 };
+    const usage = { ...zeroUsage, inputTokens: 1_000, outputTokens: 100 };
     await finishReservation(capped, { reservation: second, usage });
     const fifth = await reserveCredits(capped, { caller: key, model, size, holdId: 'h6' });
     assert.equal(fifth.hold.heldMicros, cost(4_008, 500) - cost(1_000, 100));

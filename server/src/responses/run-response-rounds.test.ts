@@ -71,7 +71,7 @@ describe('runResponseRounds', () => {
       newId: (prefix) => cryptoIds.newId(prefix),
     });
     const tally: ResponseTally = {
-      usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 },
+      usage: { inputTokens: 0, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 0, reasoningTokens: 0 },
       route: undefined,
       searchCount: 0,
       firstTokenAtMs: undefined,

@@ -219,6 +219,7 @@ function roundOutputLimit(input: RoundsInput, size: ReturnType<typeof measureCha
 function addUsage(total: TokenUsage, round: TokenUsage): void {
   total.inputTokens += round.inputTokens;
   total.cachedInputTokens += round.cachedInputTokens;
+  total.cacheWriteInputTokens += round.cacheWriteInputTokens;
   total.outputTokens += round.outputTokens;
   total.reasoningTokens += round.reasoningTokens;
 }

@@ -76,7 +76,7 @@ export async function runResponse(
   input.sink.setHeaders(reservation.rateLimitHeaders);
   const context: CallContext = { caller: input.caller, requestId: input.requestId, model, reservation, startedAtMs };
   const tally: ResponseTally = {
-    usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 },
+    usage: { inputTokens: 0, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 0, reasoningTokens: 0 },
     route: undefined,
     searchCount: 0,
     firstTokenAtMs: undefined,
@@ -236,7 +236,7 @@ function usageRecordBase(deps: ResponseDeps, context: CallContext) {
 export function toResponseUsage(usage: TokenUsage, costUsd: number): ResponseUsage {
   return {
     input_tokens: usage.inputTokens,
-    input_tokens_details: { cached_tokens: usage.cachedInputTokens, cache_write_tokens: 0 },
+    input_tokens_details: { cached_tokens: usage.cachedInputTokens, cache_write_tokens: usage.cacheWriteInputTokens },
     output_tokens: usage.outputTokens,
     output_tokens_details: { reasoning_tokens: usage.reasoningTokens },
     total_tokens: usage.inputTokens + usage.outputTokens,

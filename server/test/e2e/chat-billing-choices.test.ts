@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
+import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import type { PublicModelList } from '../../../contract/models.ts';
 import { sumLedgerAccount, userLedgerAccount } from '../../src/db/ledger.ts';
@@ -166,3 +167,49 @@ for (const databaseKind of databaseKinds) {
     });
   });
 }
+
+/** About 2,000 tokens of instructions: above the 1,024-token minimum Anthropic caches. */
+const longInstructions = `You answer questions about rivers. ${'Keep every answer short and factual. '.repeat(220)}`;
+
+describe('prompt-cache writes are billed at the vendor’s cache-write rate', () => {
+  let gateway: TestGateway;
+  before(async () => {
+    gateway = await startTestGateway();
+  });
+  after(() => gateway.close());
+  afterEach(() => assertLedgerBalanced(gateway.gateway.database.db));
+
+  test('a Claude call that writes the cache pays 1.25× the input rate for the written tokens, reads pay the cached rate', async () => {
+    const { key, userId } = await gateway.createUserWithKey({ balanceMicros: 1_000_000 });
+    const anthropic = new Anthropic({ apiKey: key, baseURL: gateway.url, maxRetries: 0, logLevel: 'off' });
+    const models = ((await (await fetch(`${gateway.url}/api/models`)).json()) as PublicModelList).data;
+    const model = models.find((candidate) => candidate.id === 'claude-haiku-4-5');
+    assert.ok(model);
+    const micros = (usd: number | null) => Math.round((usd ?? 0) * 1e6);
+    const ask = (question: string) =>
+      anthropic.messages.create({
+        model: 'claude-haiku-4-5',
+        max_tokens: 64,
+        system: [{ type: 'text', text: longInstructions, cache_control: { type: 'ephemeral' } }],
+        messages: [{ role: 'user', content: question }],
+      });
+    const priceMicros = (usage: Anthropic.Usage, writeShare: number) =>
+      Math.ceil(
+        (usage.input_tokens * micros(model.input_usd_per_million) * 10_000 +
+          (usage.cache_creation_input_tokens ?? 0) * micros(model.input_usd_per_million) * writeShare +
+          (usage.cache_read_input_tokens ?? 0) * micros(model.cached_input_usd_per_million) * 10_000 +
+          usage.output_tokens * micros(model.output_usd_per_million) * 10_000) /
+          1e10,
+      );
+    const costOf = (usage: Anthropic.Usage) => Math.round((usage as Anthropic.Usage & { cost: number }).cost * 1e6);
+    const writing = await ask('Name a long river.');
+    assert.ok((writing.usage.cache_creation_input_tokens ?? 0) > 1024, JSON.stringify(writing.usage));
+    assert.equal(costOf(writing.usage), priceMicros(writing.usage, 12_500), 'writes at 1.25× the input rate');
+    assert.ok(costOf(writing.usage) > priceMicros(writing.usage, 10_000), 'dearer than the same tokens as input');
+    const reading = await ask('Name a short river.');
+    assert.ok((reading.usage.cache_read_input_tokens ?? 0) > 1024, JSON.stringify(reading.usage));
+    assert.equal(costOf(reading.usage), priceMicros(reading.usage, 12_500));
+    const balance = await sumLedgerAccount(gateway.gateway.database.db, userLedgerAccount(userId));
+    assert.equal(1_000_000 - balance, costOf(writing.usage) + costOf(reading.usage), 'the ledger debited both costs');
+  });
+});

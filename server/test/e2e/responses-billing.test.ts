@@ -41,6 +41,7 @@ for (const databaseKind of databaseKinds) {
       return priceTokenUsage(model, {
         inputTokens: usage.input_tokens,
         cachedInputTokens: usage.input_tokens_details.cached_tokens,
+        cacheWriteInputTokens: usage.input_tokens_details.cache_write_tokens ?? 0,
         outputTokens: usage.output_tokens,
         reasoningTokens: usage.output_tokens_details.reasoning_tokens,
       });
