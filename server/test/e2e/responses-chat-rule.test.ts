@@ -70,6 +70,7 @@ describe('chat completions carry no citations', () => {
     });
     const message = completion.choices[0]?.message;
     assert.ok(message?.content?.startsWith('Spain won Euro 2024'), 'the answer text is kept');
+    assert.ok(message);
     assert.equal('annotations' in message, false);
     const stream = await fixture.client.chat.completions.create({
       model: 'gpt-4o',

@@ -2,101 +2,27 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import type { Response, ResponseStreamEvent } from 'openai/resources/responses/responses';
-import { sumLedgerAccount, userLedgerAccount } from '../../src/db/ledger.ts';
 import { findUsageRecord } from '../../src/db/usage-records.ts';
-import { countCodePoints, sliceCodePoints } from '../../src/lib/code-point-offsets.ts';
 import { microsToUsd } from '../../src/lib/money.ts';
 import {
-  startSearchSimulator,
-  type RunningSearchSimulator,
-} from '../../src/search/simulator/start-search-simulator.ts';
-import { conformanceModels } from '../support/conformance/conformance-models.ts';
-import { loadOpenApiSchemaValidator, type OpenAiSchemaName } from '../support/openapi-schema-validator.ts';
-import { startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
-
-/** One model of every vendor family of the conformance suite (OpenAI, Anthropic, Gemini and five OpenAI dialects). */
-const familyModels = conformanceModels.map((model) => model.id);
-const schemas = loadOpenApiSchemaValidator();
-// The shared validator's name list predates the Responses API; these are schemas of the same OpenAPI file.
-const responseSchema = 'Response' as OpenAiSchemaName;
-const streamEventSchema = 'ResponseStreamEvent' as OpenAiSchemaName;
+  checkEventOrder,
+  familyModels,
+  responseSchema,
+  schemas,
+  startResponsesFixture,
+  streamEventSchema,
+  type ResponsesFixture,
+} from '../support/responses-fixture.ts';
 
 describe('POST /v1/responses through the official OpenAI SDK', () => {
-  let gateway: TestGateway;
-  let search: RunningSearchSimulator;
+  let fixture: ResponsesFixture;
   let client: OpenAI;
-  let userId: string;
-
   before(async () => {
-    search = await startSearchSimulator();
-    gateway = await startTestGateway({
-      environment: {
-        SEARCH_ENGINE: 'searxng',
-        SEARCH_BASE_URL: `${search.url}/searxng`,
-        SEARCH_TIMEOUT_MS: '1000',
-        KEEPALIVE_INTERVAL_MS: '300',
-      },
-    });
-    const user = await gateway.createUserWithKey();
-    userId = user.userId;
-    client = new OpenAI({ apiKey: user.key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    fixture = await startResponsesFixture();
+    client = fixture.client;
   });
-  after(async () => {
-    await gateway.close();
-    await search.close();
-  });
-
-  /** The URLs the search simulator returns for a query, asked over its own SearXNG API. */
-  async function searchResultUrls(query: string): Promise<Set<string>> {
-    const response = await fetch(`${search.url}/searxng/search?format=json&q=${encodeURIComponent(query)}`);
-    const body = (await response.json()) as { results: Array<{ url: string }> };
-    return new Set(body.results.map((result) => result.url));
-  }
-
-  /** A streamed request over raw HTTP, to see the bytes as they come (comments included). */
-  async function postRawStream(body: Record<string, unknown>): Promise<string> {
-    const response = await fetch(`${gateway.url}/v1/responses`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${client.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ ...body, stream: true }),
-    });
-    assert.equal(response.status, 200);
-    return response.text();
-  }
-
-  const balance = () => sumLedgerAccount(gateway.gateway.database.db, userLedgerAccount(userId));
-
-  async function checkCitations(response: Response): Promise<number> {
-    const searches = response.output.filter((item) => item.type === 'web_search_call');
-    assert.ok(searches.length >= 1, `${response.model} searched`);
-    const urls = new Set<string>();
-    for (const item of searches) {
-      assert.equal(item.status, 'completed');
-      assert.ok(item.action.type === 'search' && item.action.query, 'the search records its query');
-      if (item.action.type === 'search') for (const url of await searchResultUrls(item.action.query)) urls.add(url);
-    }
-    let annotationCount = 0;
-    for (const item of response.output) {
-      if (item.type !== 'message') continue;
-      for (const part of item.content) {
-        if (part.type !== 'output_text') continue;
-        assert.doesNotMatch(part.text, /\[\d+\]/, 'the [n] markers are removed from the text');
-        for (const annotation of part.annotations) {
-          assert.equal(annotation.type, 'url_citation');
-          if (annotation.type !== 'url_citation') continue;
-          assert.ok(urls.has(annotation.url), `${annotation.url} is one of the engine's results`);
-          assert.ok(annotation.title.length > 0);
-          assert.ok(0 <= annotation.start_index && annotation.start_index < annotation.end_index);
-          assert.ok(annotation.end_index <= countCodePoints(part.text));
-          // Offsets count code points (docs/responses.md): Python's `text[start:end]`, JavaScript's Array.from.
-          const cited = sliceCodePoints(part.text, annotation.start_index, annotation.end_index);
-          assert.equal(cited, cited.trim(), 'a citation covers words, not the spaces around them');
-          annotationCount += 1;
-        }
-      }
-    }
-    return annotationCount;
-  }
+  after(() => fixture.close());
+  const checkCitations = (response: Response) => fixture.checkCitations(response);
 
   test('plain input with instructions, for every vendor family: a schema-valid Response billed at its usage.cost', async () => {
     for (const model of familyModels) {
@@ -113,7 +39,7 @@ describe('POST /v1/responses through the official OpenAI SDK', () => {
       const usage = response.usage as Response['usage'] & { cost: number };
       assert.ok(usage && usage.input_tokens > 0 && usage.output_tokens > 0);
       assert.equal(usage.total_tokens, usage.input_tokens + usage.output_tokens);
-      const record = await findUsageRecord(gateway.gateway.database.db, http.headers.get('x-request-id') ?? '');
+      const record = await findUsageRecord(fixture.gateway.gateway.database.db, http.headers.get('x-request-id') ?? '');
       assert.ok(record, `${model} usage record`);
       assert.equal(record.endpoint, 'responses');
       assert.equal(record.input_tokens, usage.input_tokens);
@@ -181,66 +107,6 @@ describe('POST /v1/responses through the official OpenAI SDK', () => {
     assert.equal((response.text?.format as { type: string }).type, 'json_schema');
   });
 
-  test('web_search for every vendor family: url_citation annotations on URLs the engine returned', async () => {
-    for (const model of familyModels) {
-      const response = await client.responses.create({
-        model,
-        input: 'What causes ocean tides?',
-        tools: [{ type: 'web_search' }],
-        include: ['web_search_call.action.sources'],
-      });
-      assert.deepEqual(schemas.problemsOf(responseSchema, response), [], model);
-      assert.ok((await checkCitations(response)) >= 1, `${model} cited a source`);
-      const searchCall = response.output.find((item) => item.type === 'web_search_call');
-      assert.ok(searchCall?.type === 'web_search_call' && searchCall.action.type === 'search');
-      assert.ok((searchCall.action.sources ?? []).length > 0, 'include lists the sources');
-    }
-  });
-
-  test('citation offsets count code points: emoji and astral letters before a citation slice as in Python', async () => {
-    for (const stream of [false, true]) {
-      const request = {
-        model: 'gpt-4o-mini',
-        input: 'Почему бывают приливы 🌊 и отливы 𠀋? Explain.',
-        tools: [{ type: 'web_search_preview' as const }],
-      };
-      const response = stream
-        ? await client.responses.stream(request).finalResponse()
-        : await client.responses.create(request);
-      assert.ok((await checkCitations(response)) >= 2);
-      const message = response.output.find((item) => item.type === 'message');
-      const part = message?.type === 'message' ? message.content[0] : undefined;
-      assert.ok(part?.type === 'output_text');
-      const annotations = part.annotations.flatMap((annotation) =>
-        annotation.type === 'url_citation' ? [annotation] : [],
-      );
-      const last = annotations.at(-1);
-      assert.ok(last);
-      const before = part.text.slice(
-        0,
-        part.text.indexOf(sliceCodePoints(part.text, last.start_index, last.end_index)),
-      );
-      assert.match(before, /🌊/u, 'precondition: an emoji comes before the last citation');
-      assert.match(before, /𠀋/u, 'precondition: a non-BMP letter comes before the last citation');
-      assert.notEqual(
-        part.text.slice(last.start_index, last.end_index),
-        sliceCodePoints(part.text, last.start_index, last.end_index),
-        'UTF-16 indices would cut elsewhere',
-      );
-      let previousEnd = 0;
-      for (const { start_index: start, end_index: end } of annotations) {
-        const preceding = sliceCodePoints(part.text, 0, start);
-        const isSentenceStart = start === 0 || /[.!?]\s+$/.test(preceding);
-        const followsCitation = start >= previousEnd && sliceCodePoints(part.text, previousEnd, start).trim() === '';
-        assert.ok(
-          isSentenceStart || followsCitation,
-          `"${sliceCodePoints(part.text, start, end)}" starts a sentence or follows a citation`,
-        );
-        previousEnd = end;
-      }
-    }
-  });
-
   test('responses.stream: every event in SDK order, annotations announced, finalResponse() unchanged', async () => {
     for (const model of familyModels) {
       const stream = client.responses.stream({
@@ -277,9 +143,9 @@ describe('POST /v1/responses through the official OpenAI SDK', () => {
   });
 
   test('a streamed function call: arguments deltas then done, and the raw stream names every event', async () => {
-    const response = await fetch(`${gateway.url}/v1/responses`, {
+    const response = await fetch(`${fixture.gateway.url}/v1/responses`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${client.apiKey}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${fixture.apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({
         model: 'deepseek-chat',
         stream: true,
@@ -314,24 +180,6 @@ describe('POST /v1/responses through the official OpenAI SDK', () => {
     assert.equal(done.name, 'get_weather');
     const deltas = events.filter((event) => event.type === 'response.function_call_arguments.delta');
     assert.equal(deltas.map((event) => event.delta).join(''), done.arguments);
-  });
-
-  test('max_output_tokens caps the output of every round together: an incomplete response', async () => {
-    const response = await client.responses.create({
-      model: 'gpt-4o-mini',
-      input: 'What causes ocean tides? [sim:words=200]',
-      tools: [{ type: 'web_search' }],
-      max_output_tokens: 40,
-    });
-    assert.deepEqual(schemas.problemsOf(responseSchema, response), []);
-    assert.equal(response.status, 'incomplete');
-    assert.deepEqual(response.incomplete_details, { reason: 'max_output_tokens' });
-    assert.ok(
-      response.output.some((item) => item.type === 'web_search_call'),
-      'the search round ran',
-    );
-    assert.ok((response.usage?.output_tokens ?? 0) <= 40, `${response.usage?.output_tokens} output tokens`);
-    assert.equal((response.output.at(-1) as { status?: string } | undefined)?.status, 'incomplete');
   });
 
   test('reasoning text from the vendor becomes a reasoning item, streamed and not', async () => {
@@ -388,74 +236,11 @@ describe('POST /v1/responses through the official OpenAI SDK', () => {
     assert.equal(finalMessage.content[0].refusal, message.content[0].refusal);
   });
 
-  test('a failing search engine degrades: web_search_call failed, an answer without citations, no error', async () => {
-    const response = await client.responses.create({
-      model: 'gpt-4o-mini',
-      input: 'What causes ocean tides? [search:status=500]',
-      tools: [{ type: 'web_search' }],
-    });
-    assert.equal(response.status, 'completed');
-    const searchCall = response.output.find((item) => item.type === 'web_search_call');
-    assert.ok(searchCall?.type === 'web_search_call');
-    assert.equal(searchCall.status, 'failed');
-    assert.ok(response.output_text.length > 0);
-    for (const item of response.output) {
-      if (item.type === 'message')
-        for (const part of item.content) assert.deepEqual((part as { annotations: unknown[] }).annotations, []);
-    }
-  });
-
-  test('a search engine that times out degrades the same way: web_search_call failed, the answer completes', async () => {
-    for (const stream of [false, true]) {
-      const request = {
-        model: 'claude-haiku-4-5',
-        input: 'What causes ocean tides? [search:slow=5000]',
-        tools: [{ type: 'web_search' as const }],
-      };
-      const response = stream
-        ? await client.responses.stream(request).finalResponse()
-        : await client.responses.create(request);
-      assert.equal(response.status, 'completed');
-      const searchCall = response.output.find((item) => item.type === 'web_search_call');
-      assert.ok(searchCall?.type === 'web_search_call');
-      assert.equal(searchCall.status, 'failed', `stream: ${stream}`);
-      assert.ok(response.output_text.length > 0);
-    }
-  });
-
-  test('tool_choice required with web search the only tool makes the model search first', async () => {
-    const response = await client.responses.create({
-      model: 'mistral-large-latest',
-      input: 'Tell me about tides.',
-      tools: [{ type: 'web_search' }],
-      tool_choice: 'required',
-    });
-    assert.equal(response.output[0]?.type, 'web_search_call');
-    assert.equal(response.status, 'completed');
-  });
-
-  test('max_tool_calls caps the searches; more than the hold can cover is a 400', async () => {
-    // The Node SDK's types lack `max_tool_calls` (a field of the OpenAPI spec); it sends it as given.
-    const withMaxToolCalls = (maxToolCalls: number, input: string) =>
-      ({
-        model: 'gpt-4o-mini',
-        input,
-        tools: [{ type: 'web_search' }],
-        max_tool_calls: maxToolCalls,
-      }) as OpenAI.Responses.ResponseCreateParamsNonStreaming;
-    const response = await client.responses.create(withMaxToolCalls(1, 'What causes ocean tides?'));
-    assert.equal(response.output.filter((item) => item.type === 'web_search_call').length, 1);
-    await assert.rejects(
-      client.responses.create(withMaxToolCalls(6, 'x')),
-      (error: unknown) => error instanceof OpenAI.BadRequestError && error.param === 'max_tool_calls',
-    );
-  });
-
   test('x-gateway-route names the route for an operator key only, streamed and not', async () => {
-    const operator = await gateway.createUserWithKey({ role: 'admin' });
+    const operator = await fixture.gateway.createUserWithKey({ role: 'admin' });
     for (const stream of [false, true]) {
       const routeOf = async (key: string) => {
-        const response = await fetch(`${gateway.url}/v1/responses`, {
+        const response = await fetch(`${fixture.gateway.url}/v1/responses`, {
           method: 'POST',
           headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
           body: JSON.stringify({ model: 'gemini-2.5-flash', input: 'Hello', stream }),
@@ -465,12 +250,12 @@ describe('POST /v1/responses through the official OpenAI SDK', () => {
         return response.headers.get('x-gateway-route');
       };
       assert.match((await routeOf(operator.key)) ?? '', /\S/, `stream: ${stream}`);
-      assert.equal(await routeOf(client.apiKey ?? ''), null, 'a customer key never sees the route');
+      assert.equal(await routeOf(fixture.apiKey), null, 'a customer key never sees the route');
     }
   });
 
   test('a model silent before its first event: headers and keep-alives flow, then the events', async () => {
-    const text = await postRawStream({ model: 'gpt-4o', input: 'Think first. [sim:delay-first-byte=1500]' });
+    const text = await fixture.postRawStream({ model: 'gpt-4o', input: 'Think first. [sim:delay-first-byte=1500]' });
     const firstEventAt = text.indexOf('event: ');
     assert.ok(text.indexOf(': keep-alive') >= 0, 'keep-alive comments while the model is silent');
     assert.ok(text.indexOf(': keep-alive') < firstEventAt, 'before the first event');
@@ -478,28 +263,15 @@ describe('POST /v1/responses through the official OpenAI SDK', () => {
   });
 
   test('a failure after the headers went out during a silent wait is reported in-stream, and costs nothing', async () => {
-    const before = await balance();
-    const text = await postRawStream({ model: 'gpt-4o', input: 'Fail. [sim:delay-first-byte=1500] [sim:status=400]' });
+    const before = await fixture.balance();
+    const text = await fixture.postRawStream({
+      model: 'gpt-4o',
+      input: 'Fail. [sim:delay-first-byte=1500] [sim:status=400]',
+    });
     const types = [...text.matchAll(/^event: (.+)$/gm)].map((match) => match[1]);
     assert.deepEqual(types, ['response.created', 'response.in_progress', 'error', 'response.failed']);
     assert.ok(text.indexOf(': keep-alive') < text.indexOf('event: '));
-    assert.equal(await balance(), before, 'nothing was delivered, nothing is charged');
-  });
-
-  test('an empty search result set: the search completed, nothing to cite', async () => {
-    const response = await client.responses.create({
-      model: 'claude-haiku-4-5',
-      input: 'Anything new? [search:empty]',
-      tools: [{ type: 'web_search' }],
-    });
-    const searchCall = response.output.find((item) => item.type === 'web_search_call');
-    assert.equal(searchCall?.status, 'completed');
-    assert.ok(
-      !response.output.some(
-        (item) =>
-          item.type === 'message' && item.content.some((part) => 'annotations' in part && part.annotations.length > 0),
-      ),
-    );
+    assert.equal(await fixture.balance(), before, 'nothing was delivered, nothing is charged');
   });
 
   test('bad requests get OpenAI-shaped errors naming the field', async () => {
@@ -559,9 +331,9 @@ describe('POST /v1/responses through the official OpenAI SDK', () => {
       },
     ];
     for (const { body, status, param } of cases) {
-      const response = await fetch(`${gateway.url}/v1/responses`, {
+      const response = await fetch(`${fixture.gateway.url}/v1/responses`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${client.apiKey}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${fixture.apiKey}`, 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
       const error = (await response.json()) as unknown;
@@ -580,65 +352,3 @@ describe('POST /v1/responses through the official OpenAI SDK', () => {
     });
   });
 });
-
-/**
- * The ordering rules the SDKs enforce (wire-formats.md §2.4): created first with sequence 0, numbers without gaps,
- * items added densely before their deltas, parts added before text, annotations after the text they cite, every
- * open item done before the end, the terminal event last.
- */
-function checkEventOrder(events: readonly ResponseStreamEvent[]): void {
-  assert.equal(events[0]?.type, 'response.created');
-  assert.equal(events[1]?.type, 'response.in_progress');
-  for (const opening of events.slice(0, 2)) {
-    // The Python SDK's stream helper rebuilds the output from the item events: an opening output must be empty.
-    assert.ok(opening.type === 'response.created' || opening.type === 'response.in_progress');
-    assert.deepEqual(opening.response.output, [], `${opening.type} carries no output yet`);
-  }
-  events.forEach((event, index) => assert.equal(event.sequence_number, index, `sequence of ${event.type}`));
-  const items = new Map<number, { isDone: boolean; parts: Map<number, string> }>();
-  const itemAt = (outputIndex: number) => {
-    const item = items.get(outputIndex);
-    assert.ok(item && !item.isDone, `output ${outputIndex} is open`);
-    return item;
-  };
-  for (const event of events.slice(2, -1)) {
-    switch (event.type) {
-      case 'response.output_item.added':
-        assert.equal(event.output_index, items.size, 'output indices are dense');
-        items.set(event.output_index, { isDone: false, parts: new Map() });
-        break;
-      case 'response.output_item.done':
-        itemAt(event.output_index).isDone = true;
-        break;
-      case 'response.content_part.added':
-        itemAt(event.output_index).parts.set(event.content_index, '');
-        break;
-      case 'response.output_text.delta': {
-        const parts = itemAt(event.output_index).parts;
-        assert.ok(parts.has(event.content_index), 'a part is added before its text');
-        parts.set(event.content_index, (parts.get(event.content_index) ?? '') + event.delta);
-        break;
-      }
-      case 'response.output_text.annotation.added': {
-        const text = itemAt(event.output_index).parts.get(event.content_index) ?? '';
-        const annotation = event.annotation as { end_index: number };
-        assert.ok(annotation.end_index <= text.length, 'an annotation follows the text it cites');
-        break;
-      }
-      case 'response.output_text.done':
-        assert.equal(event.text, itemAt(event.output_index).parts.get(event.content_index), 'done repeats the deltas');
-        break;
-      case 'response.function_call_arguments.delta':
-      case 'response.web_search_call.searching':
-        itemAt(event.output_index);
-        break;
-      default:
-        break;
-    }
-  }
-  assert.ok(
-    [...items.values()].every((item) => item.isDone),
-    'every item is done before the end',
-  );
-  assert.ok(['response.completed', 'response.incomplete'].includes(events.at(-1)?.type ?? ''));
-}
