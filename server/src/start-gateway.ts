@@ -6,7 +6,6 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { loadApiKeyCache } from './accounts/api-key-cache.ts';
 import { argon2PasswordHasher } from './accounts/password-hash.ts';
 import { buildApp } from './app.ts';
-import { connectRedis } from './connect-redis.ts';
 import { createMemoryCreditHolds, type CreditHolds } from './billing/credit-holds.ts';
 import { createRedisCreditHolds } from './billing/redis-credit-holds.ts';
 import { createSettlementWriter, recoverSettlementJournal } from './billing/settlement-writer.ts';
@@ -34,7 +33,7 @@ import { createRedisRateLimiter } from './limits/redis-rate-limiter.ts';
 import { createRouting } from './routing/create-routing.ts';
 import { createRouteDispatchers } from './routing/route-dispatchers.ts';
 import { startWebSearch } from './search/start-web-search.ts';
-import { startSimulator, type RunningSimulator } from './simulators/start-simulator.ts';
+import type { RunningSimulator } from './simulators/start-simulator.ts';
 import { renewSubscriptions } from './subscriptions/renew-subscriptions.ts';
 import { renewalIntervalMs, scheduleRenewals } from './subscriptions/schedule-renewals.ts';
 
@@ -74,7 +73,10 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
       'MASTER_KEY is not set: generated one; back it up, it seals vendor credentials',
     );
   }
-  const simulator = config.isSandbox ? await startSimulator({ host: '127.0.0.1', chunkDelayMs: 15 }) : undefined;
+  // The simulators and the Redis and PostgreSQL clients are loaded only when used, to keep a plain node small.
+  const simulator = config.isSandbox
+    ? await (await import('./simulators/start-simulator.ts')).startSimulator({ host: '127.0.0.1', chunkDelayMs: 15 })
+    : undefined;
   const priceList = await loadPriceList(database.db);
   const imagePriceTiers = await loadImagePriceTiers(database.db);
   const secretBox = createSecretBox(masterKey.key);
@@ -93,7 +95,9 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
   const redis =
     config.redisUrl === undefined
       ? undefined
-      : await connectRedis({ url: config.redisUrl, logger, nowMs: () => systemClock.nowMs() });
+      : await (
+          await import('./connect-redis.ts')
+        ).connectRedis({ url: config.redisUrl, logger, nowMs: () => systemClock.nowMs() });
   const journalLock = claimJournalDirectory(path.join(config.dataDir, journalFolder));
   const creditHolds = await startCreditHolds({
     db: database.settlementDb,

@@ -1,9 +1,8 @@
 import { bumpCacheVersion } from '../db/cache-versions.ts';
 import type { Database } from '../db/database.ts';
-import { insertModelIfAbsent } from '../db/models.ts';
+import { insertModelIfAbsent, listModels } from '../db/models.ts';
 import type { SeedModel } from '../config/seed-catalog.ts';
 import { applyDiscountMicros } from '../lib/money.ts';
-import { findListPrice } from './list-price.ts';
 
 /**
  * Inserts every seed model that is not in the database yet, priced at its list price less the default discount.
@@ -13,8 +12,13 @@ export async function seedPriceList(
   deps: { db: Database; nowMs: number },
   input: { models: readonly SeedModel[]; discountBasisPoints: number },
 ): Promise<number> {
+  const known = new Set((await listModels(deps.db)).map((row) => row.id));
+  const missing = input.models.filter((model) => !known.has(model.id));
+  if (missing.length === 0) return 0;
+  // The vendor price database is 1.6 MB of code: loaded only when a model is seeded, not on every start.
+  const { findListPrice } = await import('./list-price.ts');
   let added = 0;
-  for (const model of input.models) {
+  for (const model of missing) {
     const list = findListPrice(model);
     const ours = (micros: number | null) =>
       micros === null ? null : applyDiscountMicros(micros, input.discountBasisPoints);

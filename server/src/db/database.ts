@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, type Dialect } from 'kysely';
-import pg from 'pg';
 import type { DatabaseConfig } from '../config/config.ts';
 import type { DatabaseSchema } from './schema.ts';
 import { createSharedDriverDialects } from './shared-driver-dialect.ts';
@@ -68,18 +67,22 @@ function createDialect(config: DatabaseConfig, options: { isAutoCheckpointOff: b
     mkdirSync(path.dirname(config.filePath), { recursive: true });
     return createNodeSqliteDialect(config.filePath, options).dialect;
   }
-  const pool = new pg.Pool({
-    connectionString: config.url,
-    max: 20,
-    connectionTimeoutMillis: 5000,
-    types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === int8Oid || oid === numericOid
-          ? (value: string) => Number(value)
-          : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
-    },
-  });
-  return new PostgresDialect({ pool });
+  // The PostgreSQL driver is loaded only when it is used: a SQLite gateway does without its memory.
+  const createPool = async () => {
+    const { default: pg } = await import('pg');
+    return new pg.Pool({
+      connectionString: config.url,
+      max: 20,
+      connectionTimeoutMillis: 5000,
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+          oid === int8Oid || oid === numericOid
+            ? (value: string) => Number(value)
+            : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+      },
+    });
+  };
+  return new PostgresDialect({ pool: createPool });
 }
 
 /** Checks the database answers; used by start-up and /readyz. */

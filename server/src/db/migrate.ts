@@ -33,7 +33,8 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
 /** Applies every pending migration; returns the names applied. Throws on the first failure. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works on any schema
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+  // Migrations are independent of each other, so one written in parallel with a later number still applies.
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return results.filter((result) => result.status === 'Success').map((result) => result.migrationName);
