@@ -129,7 +129,17 @@ const parseJson = {
  * process.env outside config/, no JSON.parse outside the parsers, no web framework outside http/.
  */
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'web/dist/**', 'data/**', 'test-artifacts/**', '**/__fixtures__/**', '.scratch/**', '.tmp/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      'web/dist/**',
+      'data/**',
+      'test-artifacts/**',
+      '**/__fixtures__/**',
+      '.scratch/**',
+      '.tmp/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {
