@@ -49,9 +49,12 @@ const exitCode = await new Promise<number>((resolve) => child.on('close', (code)
 services.stop();
 const count = (label: string) => Number(new RegExp(`^ℹ ${label} (\\d+)$`, 'm').exec(output)?.[1] ?? 0);
 const passed = count('pass');
-const failed = count('fail') + count('cancelled');
+// Nothing is skipped silently: a skipped or unfinished (todo) test counts as a failure.
+const failed = count('fail') + count('cancelled') + count('skipped') + count('todo');
 const total = count('tests');
 if (total === 0) process.stdout.write('\nno test ran: that is a failure\n');
+if (count('skipped') + count('todo') > 0)
+  process.stdout.write('\na test was skipped or left todo: that is a failure\n');
 process.stdout.write(
   `\ntests: ${passed} passed, ${exitCode === 0 && total > 0 ? failed : Math.max(failed, 1)} failed\n`,
 );
