@@ -9,6 +9,7 @@ import { buildApp } from './app.ts';
 import { createMemoryCreditHolds, type CreditHolds } from './billing/credit-holds.ts';
 import { createRedisCreditHolds } from './billing/redis-credit-holds.ts';
 import { createSettlementWriter, recoverSettlementJournal } from './billing/settlement-writer.ts';
+import { createChargeWriter } from './db/charge-writer.ts';
 import { claimJournalDirectory } from './db/settlement-journal.ts';
 import { loadPriceList } from './catalog/price-list.ts';
 import { loadAccountTerms } from './operator/account-terms.ts';
@@ -50,8 +51,8 @@ const packageVersion = packageJson.version;
 /** Builds every dependency from the config and starts listening. The single composition root. */
 export async function startGateway(config: Config, logger: Logger): Promise<RunningGateway> {
   const database = openDatabase(config.database, {
-    backgroundCheckpoints: {
-      intervalMs: 1000,
+    writerThread: {
+      checkpointIntervalMs: 1000,
       onError: (message) => logger.error({ error: message }, 'SQLite checkpoint failed'),
     },
   });
@@ -112,6 +113,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
   });
   const settlements = createSettlementWriter({
     db: database.settlementDb,
+    chargeWriter: createChargeWriter({ db: database.settlementDb, writerThread: database.writerThread }),
     creditHolds,
     journalDirectory: path.join(config.dataDir, journalFolder),
     onError: (error) => logger.error({ err: error }, 'writing settled charges to the database failed; retrying'),

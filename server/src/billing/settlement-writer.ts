@@ -7,6 +7,7 @@ import {
   type JournaledCharge,
   type JournalSegment,
 } from '../db/settlement-journal.ts';
+import type { ChargeWriter } from '../db/charge-writer.ts';
 import { recordCharges, type ChargesOutcome } from '../db/usage-records.ts';
 import type { CommittedCharges, CreditHold, CreditHolds } from './credit-holds.ts';
 
@@ -28,6 +29,8 @@ export type SettlementWriter = {
 
 export type SettlementWriterDeps = {
   db: Database;
+  /** Writes each group of charges; `db` writes a charge alone when the journal cannot take it. */
+  chargeWriter: ChargeWriter;
   creditHolds: Pick<CreditHolds, 'capture' | 'applyCommitted'>;
   journalDirectory: string;
   onError: (error: unknown) => void;
@@ -49,10 +52,7 @@ export function createSettlementWriter(deps: SettlementWriterDeps): SettlementWr
   const writeBatch = async (batch: readonly QueuedCharge[]): Promise<boolean> => {
     for (;;) {
       try {
-        const outcomes = await recordCharges(
-          deps.db,
-          batch.map((item) => item.charge),
-        );
+        const outcomes = await deps.chargeWriter.write(batch.map((item) => item.charge));
         await deps.creditHolds.applyCommitted(toCommittedCharges(batch, outcomes)).catch(deps.onError);
         for (const item of batch) journal.markApplied(item.segment, 1);
         return true;

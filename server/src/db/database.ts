@@ -4,8 +4,8 @@ import { Kysely, PostgresDialect, type Dialect } from 'kysely';
 import type { DatabaseConfig } from '../config/config.ts';
 import type { DatabaseSchema } from './schema.ts';
 import { createSharedDriverDialects } from './shared-driver-dialect.ts';
-import { createNodeSqliteDialect } from './sqlite-dialect.ts';
-import { startWalCheckpointer } from './wal-checkpointer.ts';
+import { createNodeSqliteDialect, sqliteConnectionPragmas } from './sqlite-dialect.ts';
+import { startSqliteWriterThread, type SqliteWriterThread } from './sqlite-writer-thread.ts';
 
 export type Database = Kysely<DatabaseSchema>;
 
@@ -17,6 +17,8 @@ export type Database = Kysely<DatabaseSchema>;
 export type DatabaseHandle = {
   db: Database;
   settlementDb: Database;
+  /** SQLite only, when asked for: the thread that writes settled charges and runs checkpoints. */
+  writerThread: SqliteWriterThread | undefined;
   kind: DatabaseConfig['kind'];
   description: string;
   setReadBarrier: (barrier: () => Promise<void>) => void;
@@ -28,27 +30,30 @@ const numericOid = 1700;
 
 /**
  * Opens SQLite (creating its folder) or a PostgreSQL pool. Money and timestamps come back as numbers on both. The
- * gateway passes `backgroundCheckpoints` so SQLite's checkpoints run in a worker thread (`wal-checkpointer.ts`);
- * short-lived users (the CLI, tests) keep SQLite's automatic checkpoints.
+ * gateway passes `writerThread` so that, on SQLite, settled charges are written and checkpoints run in a worker
+ * thread (`sqlite-writer-thread.ts`); short-lived users (the CLI, tests) keep SQLite's automatic checkpoints.
  */
 export function openDatabase(
   config: DatabaseConfig,
-  options: { backgroundCheckpoints?: { intervalMs: number; onError: (message: string) => void } } = {},
+  options: { writerThread?: { checkpointIntervalMs: number; onError: (message: string) => void } } = {},
 ): DatabaseHandle {
   let readBarrier: () => Promise<void> = () => Promise.resolve();
-  const checkpointer =
-    config.kind === 'sqlite' && options.backgroundCheckpoints
-      ? { filePath: config.filePath, ...options.backgroundCheckpoints }
+  const hasWriterThread = config.kind === 'sqlite' && config.filePath !== ':memory:' && !!options.writerThread;
+  const dialects = createSharedDriverDialects(createDialect(config, { isAutoCheckpointOff: hasWriterThread }));
+  const writerThread =
+    hasWriterThread && config.kind === 'sqlite' && options.writerThread
+      ? startSqliteWriterThread({
+          filePath: config.filePath,
+          pragmas: sqliteConnectionPragmas({ isAutoCheckpointOff: true }),
+          ...options.writerThread,
+        })
       : undefined;
-  const dialects = createSharedDriverDialects(
-    createDialect(config, { isAutoCheckpointOff: checkpointer !== undefined }),
-  );
-  const walCheckpointer = checkpointer && startWalCheckpointer(checkpointer);
   const db = new Kysely<DatabaseSchema>({ dialect: dialects.withBarrier(() => readBarrier()) });
   const settlementDb = new Kysely<DatabaseSchema>({ dialect: dialects.direct });
   return {
     db,
     settlementDb,
+    writerThread,
     kind: config.kind,
     description: config.kind === 'sqlite' ? `SQLite at ${config.filePath}` : `PostgreSQL at ${redactUrl(config.url)}`,
     setReadBarrier: (barrier) => {
@@ -57,7 +62,7 @@ export function openDatabase(
     close: async () => {
       await settlementDb.destroy();
       await db.destroy();
-      await walCheckpointer?.stop();
+      await writerThread?.stop();
     },
   };
 }

@@ -10,18 +10,26 @@ export function createNodeSqliteDialect(
   options: { isAutoCheckpointOff?: boolean } = {},
 ): { dialect: SqliteDialect; database: DatabaseSync } {
   const database = new DatabaseSync(filePath);
-  database.exec('PRAGMA journal_mode = WAL');
-  database.exec('PRAGMA synchronous = NORMAL');
-  database.exec('PRAGMA busy_timeout = 5000');
-  database.exec('PRAGMA foreign_keys = ON');
-  if (options.isAutoCheckpointOff) database.exec('PRAGMA wal_autocheckpoint = 0');
-  database.exec('PRAGMA secure_delete = ON'); // deleted rows (chat ciphertext, keys) are zeroed, not left behind
+  for (const pragma of sqliteConnectionPragmas(options)) database.exec(pragma);
   const statements = createStatementCache(database);
   const adapter: SqliteDatabase = {
     close: () => database.close(),
     prepare: (sql) => adaptStatement(database, statements, sql),
   };
   return { dialect: new SqliteDialect({ database: adapter }), database };
+}
+
+/** The settings of every gateway connection to the file (the writer thread's too). */
+export function sqliteConnectionPragmas(options: { isAutoCheckpointOff?: boolean }): string[] {
+  return [
+    'PRAGMA journal_mode = WAL',
+    'PRAGMA synchronous = NORMAL',
+    'PRAGMA busy_timeout = 5000',
+    'PRAGMA foreign_keys = ON',
+    ...(options.isAutoCheckpointOff ? ['PRAGMA wal_autocheckpoint = 0'] : []),
+    // Deleted rows (chat ciphertext, wrapped keys) are zeroed, not left behind in the file.
+    'PRAGMA secure_delete = ON',
+  ];
 }
 
 const maxCachedStatements = 500;

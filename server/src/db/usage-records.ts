@@ -1,114 +1,43 @@
-import { sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import type { Database } from './database.ts';
-import { assertBalanced, type BalanceSnapshot } from './ledger.ts';
+import { writeLedgerTransactionWithBalances, type BalanceSnapshot } from './ledger.ts';
 import type { JournaledCharge } from './settlement-journal.ts';
-import type { DatabaseSchema, UsageRecordRow } from './schema.ts';
+import type { UsageRecordRow } from './schema.ts';
 
 /** What writing a group of charges did: which were new (not settled before), and the balances they left. */
 export type ChargesOutcome = { isNew: boolean[]; balances: BalanceSnapshot[] };
 
-/** Rows per multi-row statement: well under both engines' limits on bound parameters (19 columns a usage row). */
-const rowsPerStatement = 256;
-const userAccountPrefix = 'user:';
-
 /**
- * Writes calls' charges and their usage records in one transaction (group commit), with a few multi-row statements
- * for the whole group instead of several per call: the ledger transactions (each idempotent by its key; a charge
- * whose key exists is skipped entirely), their entries, one balance update per user (raising its version), the usage
- * rows, and one spend update per key.
+ * Writes charges one by one in one transaction, each skipped when its ledger key exists (a replayed journal, a
+ * retried group): the careful path behind `charge-writer.ts`, which writes a running node's groups in bulk.
  */
 export async function recordCharges(db: Database, charges: readonly JournaledCharge[]): Promise<ChargesOutcome> {
-  if (charges.length === 0) return { isNew: [], balances: [] };
   return db.transaction().execute(async (trx) => {
-    const insertedIds = new Set<string>();
-    for (const part of chunk(charges, rowsPerStatement)) {
-      const rows = await trx
-        .insertInto('ledger_transactions')
-        .values(
-          part.map(({ ledger }) => ({
-            id: ledger.id,
-            idempotency_key: ledger.idempotencyKey,
-            kind: ledger.kind,
-            reason: ledger.reason,
-            created_at: ledger.createdAt,
-          })),
-        )
-        .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
-        .returning('id')
-        .execute();
-      for (const row of rows) insertedIds.add(row.id);
-    }
-    const isNew = charges.map((charge) => insertedIds.has(charge.ledger.id));
-    const fresh = charges.filter((_, index) => isNew[index]);
-    for (const charge of fresh) assertBalanced(charge.ledger);
-    const entries = fresh.flatMap(({ ledger }) =>
-      ledger.entries
-        .filter((entry) => entry.amountMicros !== 0)
-        .map((entry) => ({ transaction_id: ledger.id, account: entry.account, amount_micros: entry.amountMicros })),
-    );
-    for (const part of chunk(entries, rowsPerStatement)) await trx.insertInto('ledger_entries').values(part).execute();
-    const balances = await moveUserBalances(trx, entries);
-    for (const part of chunk(fresh, rowsPerStatement)) {
+    const isNew: boolean[] = [];
+    const balances: BalanceSnapshot[] = [];
+    for (const charge of charges) {
+      const written = await writeLedgerTransactionWithBalances(trx, charge.ledger);
+      isNew.push(written !== undefined);
+      if (!written) continue;
+      balances.push(...written);
       await trx
         .insertInto('usage_records')
-        .values(part.map((charge) => charge.usage))
+        .values(charge.usage)
         .onConflict((conflict) => conflict.column('request_id').doNothing())
         .execute();
+      if (charge.usage.api_key_id !== null) {
+        await trx
+          .updateTable('api_keys')
+          .set({
+            spent_micros: sql<number>`spent_micros + ${charge.usage.cost_micros}`,
+            last_used_at: charge.usage.created_at,
+          })
+          .where('id', '=', charge.usage.api_key_id)
+          .execute();
+      }
     }
-    await addKeySpend(trx, fresh);
     return { isNew, balances };
   });
-}
-
-async function moveUserBalances(
-  trx: Transaction<DatabaseSchema>,
-  entries: readonly { account: string; amount_micros: number }[],
-): Promise<BalanceSnapshot[]> {
-  const totals = new Map<string, number>();
-  for (const entry of entries) {
-    if (!entry.account.startsWith(userAccountPrefix)) continue;
-    const userId = entry.account.slice(userAccountPrefix.length);
-    totals.set(userId, (totals.get(userId) ?? 0) + entry.amount_micros);
-  }
-  const balances: BalanceSnapshot[] = [];
-  for (const [userId, amountMicros] of totals) {
-    const row = await trx
-      .updateTable('users')
-      .set({
-        balance_micros: sql<number>`balance_micros + ${amountMicros}`,
-        balance_version: sql<number>`balance_version + 1`,
-      })
-      .where('id', '=', userId)
-      .returning(['balance_micros', 'balance_version'])
-      .executeTakeFirst();
-    if (row) balances.push({ userId, balanceMicros: row.balance_micros, version: row.balance_version });
-  }
-  return balances;
-}
-
-async function addKeySpend(trx: Transaction<DatabaseSchema>, charges: readonly JournaledCharge[]): Promise<void> {
-  const spend = new Map<string, { costMicros: number; lastUsedAt: number }>();
-  for (const { usage } of charges) {
-    if (usage.api_key_id === null) continue;
-    const known = spend.get(usage.api_key_id);
-    spend.set(usage.api_key_id, {
-      costMicros: (known?.costMicros ?? 0) + usage.cost_micros,
-      lastUsedAt: Math.max(known?.lastUsedAt ?? 0, usage.created_at),
-    });
-  }
-  for (const [keyId, { costMicros, lastUsedAt }] of spend) {
-    await trx
-      .updateTable('api_keys')
-      .set({ spent_micros: sql<number>`spent_micros + ${costMicros}`, last_used_at: lastUsedAt })
-      .where('id', '=', keyId)
-      .execute();
-  }
-}
-
-function chunk<T>(items: readonly T[], size: number): T[][] {
-  const parts: T[][] = [];
-  for (let start = 0; start < items.length; start += size) parts.push(items.slice(start, start + size));
-  return parts;
 }
 
 /** One call's charge, written on its own; returns false when this request was already settled. */

@@ -1,0 +1,159 @@
+import { sql, type CompiledQuery } from 'kysely';
+import type { Database } from './database.ts';
+import { assertBalanced, type BalanceSnapshot } from './ledger.ts';
+import type { JournaledCharge } from './settlement-journal.ts';
+import type { SqliteWriterThread, SqlStatement } from './sqlite-writer-thread.ts';
+import { recordCharges, type ChargesOutcome } from './usage-records.ts';
+
+/** Writes groups of settled charges to the database. */
+export type ChargeWriter = { write: (charges: readonly JournaledCharge[]) => Promise<ChargesOutcome> };
+
+/** Rows per multi-row statement: well under both engines' limits on bound parameters (19 columns a usage row). */
+const rowsPerStatement = 256;
+const userAccountPrefix = 'user:';
+
+/**
+ * Group commit in a fixed list of statements with no reads in between: the ledger transactions, their entries, one
+ * balance update per user (returning the balance and its version), the usage rows, one spend update per key. The
+ * statements are compiled here and run as one transaction, in the SQLite writer thread when there is one (so the
+ * event loop only builds them), else through the pool. It assumes every charge is new, as every charge of a running
+ * node is; a charge settled before (a replay) breaks a unique key, the transaction rolls back, and the group is
+ * written again by `recordCharges`, which skips what exists.
+ */
+export function createChargeWriter(deps: { db: Database; writerThread: SqliteWriterThread | undefined }): ChargeWriter {
+  return {
+    write: async (charges) => {
+      if (charges.length === 0) return { isNew: [], balances: [] };
+      const group = compileChargeGroup(deps.db, charges);
+      try {
+        const results = await runStatements(deps, group.statements);
+        const balances = group.balanceStatementIndexes.flatMap((index) =>
+          (results[index] ?? []).map((row) => toBalanceSnapshot(row)),
+        );
+        return { isNew: charges.map(() => true), balances };
+      } catch {
+        return recordCharges(deps.db, charges);
+      }
+    },
+  };
+}
+
+type ChargeGroup = { statements: CompiledQuery[]; balanceStatementIndexes: number[] };
+
+function compileChargeGroup(db: Database, charges: readonly JournaledCharge[]): ChargeGroup {
+  for (const { ledger } of charges) assertBalanced(ledger);
+  const statements: CompiledQuery[] = [];
+  for (const part of chunk(charges, rowsPerStatement)) {
+    const rows = part.map(({ ledger }) => ({
+      id: ledger.id,
+      idempotency_key: ledger.idempotencyKey,
+      kind: ledger.kind,
+      reason: ledger.reason,
+      created_at: ledger.createdAt,
+    }));
+    statements.push(db.insertInto('ledger_transactions').values(rows).compile());
+  }
+  const entries = charges.flatMap(({ ledger }) =>
+    ledger.entries
+      .filter((entry) => entry.amountMicros !== 0)
+      .map((entry) => ({ transaction_id: ledger.id, account: entry.account, amount_micros: entry.amountMicros })),
+  );
+  for (const part of chunk(entries, rowsPerStatement)) {
+    statements.push(db.insertInto('ledger_entries').values(part).compile());
+  }
+  const balanceStatementIndexes: number[] = [];
+  for (const [userId, amountMicros] of sumUserEntries(entries)) {
+    balanceStatementIndexes.push(statements.length);
+    statements.push(
+      db
+        .updateTable('users')
+        .set({
+          balance_micros: sql<number>`balance_micros + ${amountMicros}`,
+          balance_version: sql<number>`balance_version + 1`,
+        })
+        .where('id', '=', userId)
+        .returning(['id', 'balance_micros', 'balance_version'])
+        .compile(),
+    );
+  }
+  for (const part of chunk(charges, rowsPerStatement)) {
+    statements.push(
+      db
+        .insertInto('usage_records')
+        .values(part.map((charge) => charge.usage))
+        .compile(),
+    );
+  }
+  for (const [keyId, spend] of sumKeySpend(charges)) {
+    statements.push(
+      db
+        .updateTable('api_keys')
+        .set({ spent_micros: sql<number>`spent_micros + ${spend.costMicros}`, last_used_at: spend.lastUsedAt })
+        .where('id', '=', keyId)
+        .compile(),
+    );
+  }
+  return { statements, balanceStatementIndexes };
+}
+
+async function runStatements(
+  deps: { db: Database; writerThread: SqliteWriterThread | undefined },
+  statements: readonly CompiledQuery[],
+): Promise<unknown[][]> {
+  if (deps.writerThread) return deps.writerThread.runTransaction(statements.map(toSqlStatement));
+  return deps.db.transaction().execute(async (trx) => {
+    const results: unknown[][] = [];
+    for (const statement of statements) results.push([...(await trx.executeQuery(statement)).rows]);
+    return results;
+  });
+}
+
+function toSqlStatement(query: CompiledQuery): SqlStatement {
+  return {
+    sql: query.sql,
+    parameters: query.parameters.map((value) => {
+      if (typeof value === 'boolean') return value ? 1 : 0;
+      if (value === undefined || value === null) return null;
+      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint') return value;
+      throw new Error(`a settled charge holds a value SQLite cannot bind: ${typeof value}`);
+    }),
+  };
+}
+
+function toBalanceSnapshot(row: unknown): BalanceSnapshot {
+  const { id, balance_micros, balance_version } = row as {
+    id: string;
+    balance_micros: number;
+    balance_version: number;
+  };
+  return { userId: id, balanceMicros: Number(balance_micros), version: Number(balance_version) };
+}
+
+function sumUserEntries(entries: readonly { account: string; amount_micros: number }[]): Map<string, number> {
+  const totals = new Map<string, number>();
+  for (const entry of entries) {
+    if (!entry.account.startsWith(userAccountPrefix)) continue;
+    const userId = entry.account.slice(userAccountPrefix.length);
+    totals.set(userId, (totals.get(userId) ?? 0) + entry.amount_micros);
+  }
+  return totals;
+}
+
+function sumKeySpend(charges: readonly JournaledCharge[]): Map<string, { costMicros: number; lastUsedAt: number }> {
+  const spend = new Map<string, { costMicros: number; lastUsedAt: number }>();
+  for (const { usage } of charges) {
+    if (usage.api_key_id === null) continue;
+    const known = spend.get(usage.api_key_id);
+    spend.set(usage.api_key_id, {
+      costMicros: (known?.costMicros ?? 0) + usage.cost_micros,
+      lastUsedAt: Math.max(known?.lastUsedAt ?? 0, usage.created_at),
+    });
+  }
+  return spend;
+}
+
+function chunk<T>(items: readonly T[], size: number): T[][] {
+  const parts: T[][] = [];
+  for (let start = 0; start < items.length; start += size) parts.push(items.slice(start, start + size));
+  return parts;
+}
