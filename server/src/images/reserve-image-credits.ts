@@ -1,25 +1,41 @@
 import type { CreditHold, CreditHolds } from '../billing/credit-holds.ts';
+import type { SpendCapHolds } from '../limits/spend-cap-holds.ts';
 import { InsufficientCreditsError } from '../errors/insufficient-credits-error.ts';
 import { PermissionDeniedError } from '../errors/permission-denied-error.ts';
 import { formatUsd } from '../lib/money.ts';
 import type { Caller } from '../pipeline/authenticate.ts';
 
+/** The credit held for an image call, and the share of its key's spend cap it set aside (when the key has one). */
+export type ImageReservation = { hold: CreditHold; spendCapShare: { keyId: string; micros: number } | undefined };
+
 /**
  * Holds the whole price of the request (n × the per-image price, the dearest one when the model picks quality or
  * size) before any vendor is called. Unlike a chat call there is nothing to lower: the hold is all or nothing, and a
- * balance (or key spend cap) that cannot cover it is refused with 402 (or 403).
+ * balance (or key spend cap) that cannot cover it is refused with 402 (or 403). The spend cap share is taken in one
+ * step with the other calls of the key (`spend-cap-holds.ts`), so calls started together cannot pass the cap.
  */
 export async function reserveImageCredits(
-  deps: { creditHolds: CreditHolds },
+  deps: { creditHolds: CreditHolds; spendCapHolds: SpendCapHolds },
   input: { caller: Caller; imageCount: number; perImageMicros: number; holdId: string },
-): Promise<CreditHold> {
+): Promise<ImageReservation> {
   const { caller } = input;
   const costMicros = input.imageCount * input.perImageMicros;
-  const spendCap = caller.key.spendCapMicros;
-  if (spendCap !== null && caller.key.spentMicros + costMicros > spendCap) {
-    throw new PermissionDeniedError(`This API key has reached its spend cap of ${formatUsd(spendCap)} USD.`, {
-      code: 'key_spend_cap_reached',
+  const capMicros = caller.key.spendCapMicros;
+  let spendCapShare: ImageReservation['spendCapShare'];
+  if (capMicros !== null) {
+    const micros = deps.spendCapHolds.take({
+      keyId: caller.key.id,
+      capMicros,
+      spentMicros: caller.key.spentMicros,
+      desiredMicros: costMicros,
+      minimumMicros: costMicros,
     });
+    if (micros === undefined) {
+      throw new PermissionDeniedError(`This API key has reached its spend cap of ${formatUsd(capMicros)} USD.`, {
+        code: 'key_spend_cap_reached',
+      });
+    }
+    spendCapShare = { keyId: caller.key.id, micros };
   }
   const hold = await deps.creditHolds.reserve({
     userId: caller.userId,
@@ -27,7 +43,9 @@ export async function reserveImageCredits(
     desiredMicros: costMicros,
     minimumMicros: costMicros,
   });
-  if (hold) return hold;
+  if (hold) return { hold, spendCapShare };
+  if (spendCapShare)
+    deps.spendCapHolds.finish({ ...spendCapShare, shareMicros: spendCapShare.micros, chargedMicros: 0 });
   const available = await deps.creditHolds.availableMicros(caller.userId);
   throw new InsufficientCreditsError(
     `Your balance (${formatUsd(Math.max(available, 0))} USD available) does not cover this request (${input.imageCount} × ${formatUsd(input.perImageMicros)} USD). Top up your balance to continue.`,

@@ -1,5 +1,6 @@
 import type { CreditHold } from '../billing/credit-holds.ts';
 import type { CatalogModel, PriceList } from '../catalog/price-list.ts';
+import type { SpendCapHolds } from '../limits/spend-cap-holds.ts';
 import type { Route, RouteTable } from '../catalog/route-table.ts';
 import type { UsageRecordRow } from '../db/schema.ts';
 import { recordFailedCall } from '../db/usage-records.ts';
@@ -19,11 +20,12 @@ import { checkImageRequest } from './check-image-request.ts';
 import type { ImageJob } from './image-job.ts';
 import type { ImagePriceTiers } from './image-price-tiers.ts';
 import { findRoutedImageProfile } from './image-profiles.ts';
-import { imageRequestSchema, type ImagesResponse } from './image-request.ts';
+import { imageRequestSchema, type ImageRequest, type ImagesResponse } from './image-request.ts';
 import { findJobPriceKey, priceImageMicros, type ImagePriceKey } from './price-images.ts';
 import { reserveImageCredits } from './reserve-image-credits.ts';
 
 export type ImageGenerationDeps = SettleChargeDeps & {
+  spendCapHolds: SpendCapHolds;
   accountTerms: Pick<AccountTerms, 'priceModel'>;
   priceList: PriceList;
   imagePriceTiers: Pick<ImagePriceTiers, 'tiersFor'>;
@@ -62,12 +64,41 @@ export async function runImageGeneration(
     throw new ModelNotFoundError(`The gateway cannot draw images with the model \`${model.id}\`.`, { param: 'model' });
   }
   const job = checkImageRequest(request, profile);
-  const hold = await reserveImageCredits(deps, {
+  const { hold, spendCapShare } = await reserveImageCredits(deps, {
     caller: input.caller,
     imageCount: job.count,
     perImageMicros: priceImage(deps, model, findJobPriceKey(job)),
     holdId: input.requestId,
   });
+  let chargedMicros = 0;
+  try {
+    const generated = await generate(deps, { ...input, request, model, routes, job, hold, startedAtMs });
+    chargedMicros = generated.costMicros;
+    return generated.response;
+  } finally {
+    if (spendCapShare) {
+      deps.spendCapHolds.finish({ keyId: spendCapShare.keyId, shareMicros: spendCapShare.micros, chargedMicros });
+    }
+  }
+}
+
+/** The call itself, once the credit (and any spend cap share) is held: every failure releases the hold. */
+async function generate(
+  deps: ImageGenerationDeps,
+  input: {
+    caller: Caller;
+    requestId: string;
+    signal: AbortSignal;
+    onServed?: (origin: AnswerOrigin) => void;
+    request: ImageRequest;
+    model: CatalogModel;
+    routes: readonly Route[];
+    job: ImageJob;
+    hold: CreditHold;
+    startedAtMs: number;
+  },
+): Promise<{ response: ImagesResponse; costMicros: number }> {
+  const { model, routes, job, hold, startedAtMs, request } = input;
   const context: CallContext = { caller: input.caller, requestId: input.requestId, model, job, startedAtMs };
   let call: ImageProviderCall;
   let lastRoute: Route | undefined;
@@ -99,7 +130,7 @@ export async function runImageGeneration(
     ...call.generated.details,
   };
   if (call.generated.usage) response.usage = call.generated.usage;
-  return response;
+  return { response, costMicros: settlement.costMicros };
 }
 
 /**
