@@ -1,14 +1,24 @@
 import type { TokenUsage } from '../billing/pricing.ts';
 import type { Usage } from '../openai-api/chat-completion.ts';
 
+/**
+ * Every vendor's usage reaches billing through here. Counts are the vendor's, but a count that is not a whole number
+ * of tokens (negative, fractional, not finite) would price a call below zero or break the integer ledger and usage
+ * row; such a count is read as the nearest whole count that cannot under-bill: negatives and garbage as 0, fractions
+ * rounded up.
+ */
 export function fromWireUsage(usage: Usage): TokenUsage {
   return {
-    inputTokens: usage.prompt_tokens,
-    cachedInputTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
-    cacheWriteInputTokens: usage.prompt_tokens_details?.cache_write_tokens ?? 0,
-    outputTokens: usage.completion_tokens,
-    reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
+    inputTokens: toTokenCount(usage.prompt_tokens),
+    cachedInputTokens: toTokenCount(usage.prompt_tokens_details?.cached_tokens),
+    cacheWriteInputTokens: toTokenCount(usage.prompt_tokens_details?.cache_write_tokens),
+    outputTokens: toTokenCount(usage.completion_tokens),
+    reasoningTokens: toTokenCount(usage.completion_tokens_details?.reasoning_tokens),
   };
+}
+
+function toTokenCount(count: number | null | undefined): number {
+  return typeof count === 'number' && Number.isFinite(count) && count > 0 ? Math.ceil(count) : 0;
 }
 
 /**

@@ -26,7 +26,8 @@ export async function settleCharge(
   deps: SettleChargeDeps,
   input: { caller: Caller; hold: CreditHold; costMicros: number; usage: Omit<UsageRecordRow, 'cost_micros'> },
 ): Promise<Settlement> {
-  const costMicros = Math.min(input.costMicros, input.hold.heldMicros);
+  // Never more than the hold (no overdraw), never below zero (a charge never credits).
+  const costMicros = Math.max(0, Math.min(input.costMicros, input.hold.heldMicros));
   try {
     await deps.settlements.submit({
       charge: {
