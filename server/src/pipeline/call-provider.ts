@@ -1,10 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { CatalogModel } from '../catalog/price-list.ts';
 import type { Route } from '../catalog/route-table.ts';
-import type { GatewayError } from '../errors/gateway-error.ts';
-import { InvalidRequestError } from '../errors/invalid-request-error.ts';
-import { UpstreamError } from '../errors/upstream-error.ts';
-import { UpstreamTimeoutError } from '../errors/upstream-timeout-error.ts';
 import type { ChatChunk, ChatCompletion } from '../openai-api/chat-completion.ts';
 import type { ChatRequest } from '../openai-api/chat-request.ts';
 import {
@@ -19,8 +15,7 @@ import { postJson } from '../providers/shared/post-json.ts';
 import { readUpstreamBody } from '../providers/shared/read-upstream-body.ts';
 import { defaultUpstreamTimeouts, type UpstreamTimeouts } from '../providers/shared/upstream-timeouts.ts';
 import type { Routing, TrackedAttempt } from '../routing/create-routing.ts';
-import type { RouteHealthView } from '../routing/route-health.ts';
-import { describeAttemptOutcome } from '../routing/describe-attempt-outcome.ts';
+import { tryRoutes } from '../routing/try-routes.ts';
 import { trackStreamHealth } from './track-stream-health.ts';
 
 export type ProviderCall =
@@ -39,8 +34,8 @@ export type CallProviderDeps = {
   dispatcherFor?: (connectTimeoutMs: number) => Dispatcher;
   /** Told about each failed attempt (for logs); never sees request text. */
   onAttemptFailed?: (route: Route, failure: UpstreamFailure) => void;
-  /** Route health, the routing policy, the retry budget and the metrics (docs/routing.md). */
-  routing?: Routing;
+  /** Route health, the routing policy, the retry budget, the deadline and the metrics (docs/routing.md). */
+  routing: Routing;
 };
 
 export type CallProviderInput = {
@@ -63,51 +58,26 @@ export type CallProviderInput = {
 const maxErrorBodyBytes = 64 * 1024;
 
 /**
- * Tries the routes in the order of the routing policy and returns the first answer. A route that fails before
- * anything was produced (connection error, timeout, 429, 5xx, our credential refused, a malformed answer or an error
- * as the first stream event) is followed by the next one, while the request's deadline and the node's retry budget
- * allow; a failure caused by the request itself is returned at once. A streamed answer counts as produced when its
- * first chunk has arrived: from then on nothing is retried. Every attempt feeds the route's health.
+ * Tries the routes in the order of the routing policy (`tryRoutes`, the one failover loop) and returns the first
+ * answer. A route that fails before anything was produced (connection error, timeout, 429, 5xx, our credential
+ * refused, a malformed answer or an error as the first stream event) is followed by the next one; a failure caused
+ * by the request itself is returned at once. A streamed answer counts as produced when its first chunk has arrived:
+ * from then on nothing is retried, and the stream's end or break feeds the route's health.
  */
 export async function callProvider(deps: CallProviderDeps, input: CallProviderInput): Promise<ProviderCall> {
-  const routing = deps.routing;
-  const order = routing
-    ? routing.order({ routes: input.routes, userId: input.userId, request: input.request })
-    : { ordered: [...input.routes], unavailable: [] };
-  // Without routing (unit tests of other stages) there is no clock, no deadline and no budget.
-  const nowMs = () => routing?.clock.nowMs() ?? 0;
-  const deadlineAtMs = nowMs() + (routing?.settings.deadlineMs ?? Infinity);
-  routing?.budget.recordRequest(nowMs());
-  let lastFailure: UpstreamFailure | undefined;
-  let attemptCount = 0;
-  for (const route of order.ordered) {
-    if (attemptCount > 0 && routing && !routing.budget.tryRetry(nowMs())) {
-      routing.metrics?.countRetryRefused();
-      break;
-    }
-    const attempt = routing?.tryStart(route);
-    // Another request took the last slot (concurrency cap) or the breaker's single probe since the order was made.
-    if (routing && !attempt) continue;
-    const remainingMs = deadlineAtMs - nowMs();
-    if (remainingMs <= 0) {
-      attempt?.finish({ kind: 'abandoned' });
-      break;
-    }
-    attemptCount += 1;
-    try {
-      const answer = await callRoute(deps, { route, input, attempt, remainingMs });
-      return { ...answer, route, attemptCount } as ProviderCall;
-    } catch (error) {
-      attempt?.finish(describeAttemptOutcome(error, input.signal));
-      if (input.signal.aborted) throw input.signal.reason ?? error;
-      if (!(error instanceof UpstreamFailureError)) throw error;
-      if (error.failure.kind === 'request') throw toRequestError(error.failure);
-      lastFailure = error.failure;
-      deps.onAttemptFailed?.(route, error.failure);
-    }
-  }
-  if (attemptCount === 0) throw toNoRouteError(input.model, order, nowMs());
-  throw toExhaustedError(lastFailure);
+  const { answer, route, attemptCount } = await tryRoutes(
+    deps,
+    {
+      routes: input.routes,
+      userId: input.userId,
+      request: input.request,
+      modelId: input.model.id,
+      signal: input.signal,
+      task: 'answer',
+    },
+    (candidate, { attempt, remainingMs }) => callRoute(deps, { route: candidate, input, attempt, remainingMs }),
+  );
+  return { ...answer, route, attemptCount };
 }
 
 type RouteAnswer =
@@ -116,7 +86,7 @@ type RouteAnswer =
 
 async function callRoute(
   deps: CallProviderDeps,
-  call: { route: Route; input: CallProviderInput; attempt: TrackedAttempt | undefined; remainingMs: number },
+  call: { route: Route; input: CallProviderInput; attempt: TrackedAttempt; remainingMs: number },
 ): Promise<RouteAnswer> {
   const { route, input } = call;
   const httpRequest = (input.adapterFor?.(route) ?? getProviderAdapter(route.provider)).buildRequest({
@@ -155,7 +125,7 @@ async function requestRoute(
   call: {
     route: Route;
     input: CallProviderInput;
-    attempt: TrackedAttempt | undefined;
+    attempt: TrackedAttempt;
     httpRequest: UpstreamHttpRequest;
     timeouts: UpstreamTimeouts;
     signal: AbortSignal;
@@ -179,7 +149,7 @@ async function requestRoute(
   if (!input.isStreaming) {
     const body = await readUpstreamBody(response.body);
     const completion = adapter.parseResponse({ body, ...identity, id: `chatcmpl-${input.requestId}` });
-    attempt?.finish({ kind: 'success' });
+    attempt.finish({ kind: 'success' });
     return { kind: 'completion', completion };
   }
   const chunks = adapter
@@ -192,9 +162,9 @@ async function requestRoute(
     await chunks.return?.();
     throw error;
   }
-  attempt?.recordFirstByte();
-  if (first.done) attempt?.finish({ kind: 'success' });
-  const tracked = attempt ? trackStreamHealth({ chunks, attempt, signal: input.signal }) : chunks;
+  attempt.recordFirstByte();
+  if (first.done) attempt.finish({ kind: 'success' });
+  const tracked = trackStreamHealth({ chunks, attempt, signal: input.signal });
   return { kind: 'stream', firstChunk: first.done ? undefined : first.value, chunks: tracked };
 }
 
@@ -211,49 +181,4 @@ function createFirstByteTimeoutError(): UpstreamFailureError {
 function routeTimeouts(route: Route, input: { isStreaming: boolean; remainingMs: number }): UpstreamTimeouts {
   const timeouts = { ...defaultUpstreamTimeouts({ isStreaming: input.isStreaming }), ...route.timeouts };
   return { ...timeouts, firstByteTimeoutMs: Math.max(1, Math.min(timeouts.firstByteTimeoutMs, input.remainingMs)) };
-}
-
-function toRequestError(failure: UpstreamFailure): GatewayError {
-  return new InvalidRequestError(failure.message, {
-    param: failure.param ?? null,
-    code: failure.vendorCode ?? 'invalid_value',
-  });
-}
-
-function toExhaustedError(failure: UpstreamFailure | undefined): GatewayError {
-  // Never the number of routes tried: the client learns nothing of the routes behind a model.
-  const tried = 'The upstream provider';
-  if (failure?.status === 504) {
-    return new UpstreamTimeoutError(`${tried} did not answer in time. Please retry.`);
-  }
-  const detail = failure ? ` Last error: ${failure.message}` : '';
-  return new UpstreamError(`${tried} failed to answer.${detail}`, {
-    code: failure?.status === 429 ? 'upstream_rate_limited' : 'upstream_error',
-  });
-}
-
-/**
- * No route could be tried. When every route is resting (open breaker, Retry-After) or full: fail fast, saying when one
- * is expected back.
- */
-function toNoRouteError(
-  model: CatalogModel,
-  order: { ordered: readonly unknown[]; unavailable: readonly { view: RouteHealthView }[] },
-  nowMs: number,
-): GatewayError {
-  const { unavailable } = order;
-  // Every route is reserved for other accounts: none will come back for this one.
-  if (order.ordered.length === 0 && unavailable.length === 0) {
-    return new UpstreamError(`No upstream is available for the model \`${model.id}\` right now.`, {
-      code: 'no_route_available',
-    });
-  }
-  const backAtMs = unavailable
-    .map(({ view }) => view.coolingUntilMs ?? view.probeAtMs)
-    .filter((at): at is number => at !== undefined && at > nowMs);
-  const retryAfterSeconds = backAtMs.length === 0 ? 1 : Math.ceil((Math.min(...backAtMs) - nowMs) / 1000);
-  return new UpstreamError(
-    `No upstream route for the model \`${model.id}\` is available right now. Please retry in ${retryAfterSeconds} s.`,
-    { code: 'no_route_available', headers: { 'retry-after': String(retryAfterSeconds) } },
-  );
 }

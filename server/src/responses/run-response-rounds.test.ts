@@ -4,6 +4,8 @@ import { Agent } from 'undici';
 import type { CatalogModel } from '../catalog/price-list.ts';
 import type { Route } from '../catalog/route-table.ts';
 import { cryptoIds } from '../lib/ids.ts';
+import { createRouting } from '../routing/create-routing.ts';
+import { defaultRoutingSettings } from '../routing/routing-settings.ts';
 import { systemClock } from '../lib/clock.ts';
 import { createSearchEngine } from '../search/create-search-engine.ts';
 import { startSearchSimulator, type RunningSearchSimulator } from '../search/simulator/start-search-simulator.ts';
@@ -79,7 +81,10 @@ describe('runResponseRounds', () => {
     };
     const outcome = await runResponseRounds(
       {
-        upstream: { dispatcher },
+        upstream: {
+          dispatcher,
+          routing: createRouting({ clock: systemClock, random: Math.random, settings: defaultRoutingSettings }),
+        },
         searchEngine: createSearchEngine({ id: 'exa', baseUrl: `${search.url}/exa`, apiKey: 'test', dispatcher }),
         clock: systemClock,
         nativeSearchProviders: [],

@@ -71,7 +71,7 @@ export async function tryRoutes<Route extends TriedRoute, Answer>(
       deps.onAttemptFailed?.(route, error.failure);
     }
   }
-  if (attemptCount === 0) throw createNoRouteError(input.modelId, order.unavailable, nowMs());
+  if (attemptCount === 0) throw createNoRouteError(input.modelId, order, nowMs());
   throw createExhaustedError(lastFailure, input.task);
 }
 
@@ -86,7 +86,7 @@ function toRequestError(failure: UpstreamFailure): GatewayError {
  * Every attempt failed. The message is the same however many routes were tried: the client learns nothing of the
  * routes behind the model.
  */
-export function createExhaustedError(failure: UpstreamFailure | undefined, task: string): GatewayError {
+function createExhaustedError(failure: UpstreamFailure | undefined, task: string): GatewayError {
   if (failure?.status === 504)
     return new UpstreamTimeoutError('The upstream provider did not answer in time. Please retry.');
   const detail = failure ? ` Last error: ${failure.message}` : '';
@@ -95,12 +95,21 @@ export function createExhaustedError(failure: UpstreamFailure | undefined, task:
   });
 }
 
-/** Every route is resting (open breaker, Retry-After) or full: fail fast, saying when one is expected back. */
-export function createNoRouteError(
+/**
+ * No route could be tried. Every route is reserved for other accounts: none will come back for this one, so no
+ * `Retry-After`. Every route is resting (open breaker, Retry-After) or full: fail fast, saying when one is expected back.
+ */
+function createNoRouteError(
   modelId: string,
-  unavailable: readonly { view: RouteHealthView }[],
+  order: { ordered: readonly unknown[]; unavailable: readonly { view: RouteHealthView }[] },
   nowMs: number,
 ): GatewayError {
+  const { unavailable } = order;
+  if (order.ordered.length === 0 && unavailable.length === 0) {
+    return new UpstreamError(`No upstream is available for the model \`${modelId}\` right now.`, {
+      code: 'no_route_available',
+    });
+  }
   const backAtMs = unavailable
     .map(({ view }) => view.coolingUntilMs ?? view.probeAtMs)
     .filter((at): at is number => at !== undefined && at > nowMs);

@@ -71,6 +71,30 @@ describe('image generation over upstream routes', () => {
     assert.equal(listed?.health.failures, 1, "the failure counts in the sick route's health");
   });
 
+  test('an image model whose only route is reserved for another account: 502 no_route_available without Retry-After', async () => {
+    const model = 'flux-dev';
+    await fixture.addRoute({
+      model,
+      provider: 'bfl',
+      base_url: `${fixture.simulatorUrl}/bfl`,
+      upstream_model: model,
+      reserved_for: [owner.userId],
+    });
+    const { record } = await draw(owner.client, model);
+    assert.equal(record.status, 'completed', 'the owner draws on its reserved route');
+    const upstreamBefore = await fixture.upstreamRequests();
+    const refusal = await fixture.client.images.generate({ model, prompt: 'a lighthouse at dusk' }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.ok(refusal instanceof OpenAI.APIError, String(refusal));
+    assert.equal(refusal.status, 502);
+    assert.equal(refusal.code, 'no_route_available');
+    assert.doesNotMatch(refusal.message, /retry in/i, 'no promise of a retry: the route is not theirs');
+    assert.equal(refusal.headers?.get('retry-after') ?? null, null, 'no Retry-After, as for chat');
+    assert.equal(await fixture.upstreamRequests(), upstreamBefore, 'no upstream call');
+  });
+
   test('operators see the route that drew an image in their usage view; only operator keys get x-gateway-route', async () => {
     const model = 'gpt-image-1';
     const customer = await draw(fixture.client, model);
