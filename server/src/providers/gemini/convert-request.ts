@@ -6,6 +6,7 @@ import {
   nonStandardServiceTier,
   openAiOnlyParameters,
   refuseUnsupportedParameters,
+  type UnsupportedParameter,
 } from '../shared/refuse-unsupported-parameters.ts';
 import { convertContents } from './convert-contents.ts';
 import type {
@@ -15,18 +16,32 @@ import type {
   GeminiToolConfig,
 } from './gemini-api.ts';
 
-const geminiUnsupportedParameters = [...openAiOnlyParameters, nonStandardServiceTier];
+/**
+ * Gemini cannot be held to one function call per turn (its calling modes are AUTO, ANY, NONE and VALIDATED, none with
+ * a limit), so a request that may call tools and asks for no parallel calls is refused instead of answered with
+ * several calls. Without tools, or with `tool_choice: "none"`, no call can come and the setting changes nothing.
+ * @see https://ai.google.dev/gemini-api/docs/function-calling#function_calling_modes
+ */
+const parallelToolCallsOff: UnsupportedParameter = {
+  param: 'parallel_tool_calls',
+  isUsed: (request) =>
+    request.parallel_tool_calls === false && (request.tools?.length ?? 0) > 0 && request.tool_choice !== 'none',
+  message:
+    "Gemini models cannot be limited to one tool call per turn: leave out 'parallel_tool_calls' or set it to true.",
+};
+
+const geminiUnsupportedParameters = [...openAiOnlyParameters, nonStandardServiceTier, parallelToolCallsOff];
 
 /** Gemini function names: a letter or underscore first, then `[a-zA-Z0-9_.:-]`, at most 128 characters. */
 const geminiFunctionNamePattern = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$/;
 
 /**
- * ChatRequest → Gemini generateContent request (mapping table, wire-formats §7). `n > 1`, OpenAI-only parameters and
- * service tiers other than the standard one are refused with a 400. Ignored because Gemini has no equivalent and they
- * do not change the answer's content: `parallel_tool_calls`, `user`, `metadata`, `store`, `prompt_cache_key`,
- * `service_tier` `auto`/`default` (Gemini's one tier), `cache_control` on parts (Gemini caches prefixes implicitly),
- * tools' `strict` (Gemini always follows the declared schema). Grounding with Google Search is never enabled on chat
- * (`web_search_options` is refused), so answers carry no grounding metadata to map.
+ * ChatRequest → Gemini generateContent request (mapping table, wire-formats §7). `n > 1`, OpenAI-only parameters,
+ * service tiers other than the standard one and `parallel_tool_calls: false` with tools are refused with a 400.
+ * Ignored because Gemini has no equivalent and they do not change the answer's content: `user`, `metadata`, `store`,
+ * `prompt_cache_key`, `service_tier` `auto`/`default` (Gemini's one tier), `cache_control` on parts (Gemini caches
+ * prefixes implicitly), tools' `strict` (Gemini always follows the declared schema). Grounding with Google Search is
+ * never enabled on chat (`web_search_options` is refused), so answers carry no grounding metadata to map.
  * @see https://ai.google.dev/api/generate-content
  */
 export function convertRequest(request: ChatRequest): GeminiRequest {

@@ -175,6 +175,24 @@ describe('Gemini request', () => {
     );
   });
 
+  it('refuses parallel_tool_calls: false when a tool may be called, since Gemini cannot be held to one call', () => {
+    const tools = [{ type: 'function' as const, function: { name: 'get_weather' } }];
+    assert.throws(() => convert({ tools, parallel_tool_calls: false }), refuses('parallel_tool_calls'));
+    assert.throws(
+      () =>
+        convert({
+          tools,
+          parallel_tool_calls: false,
+          tool_choice: { type: 'function', function: { name: 'get_weather' } },
+        }),
+      refuses('parallel_tool_calls'),
+    );
+    assert.deepEqual(convert({ tools, parallel_tool_calls: true }), convert({ tools }));
+    assert.deepEqual(convert({ parallel_tool_calls: false }), convert({}), 'no tools: no call can come');
+    const toolsOff = { tools, tool_choice: 'none' as const };
+    assert.deepEqual(convert({ ...toolsOff, parallel_tool_calls: false }), convert(toolsOff));
+  });
+
   it('accepts the standard service tier and ignores store, prompt_cache_key and cache_control, which change nothing', () => {
     const plain = convert({});
     const body = convert({
