@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { InvalidRequestError } from '../../errors/invalid-request-error.ts';
 import type { ChatRequest } from '../../openai-api/chat-request.ts';
 import { UpstreamFailureError } from '../provider-adapter.ts';
 import { providerAdapters } from '../registry.ts';
@@ -53,6 +54,15 @@ describe('OpenAI-compatible requests', () => {
 
   it('uses max_completion_tokens for Groq', () => {
     assert.equal(buildBody('groq', { max_tokens: 30 })['max_completion_tokens'], 30);
+  });
+
+  it('refuses n > 1 for Groq, which serves one choice per request, and passes n on to the others', () => {
+    assert.throws(
+      () => buildBody('groq', { n: 2 }),
+      (error: unknown) => error instanceof InvalidRequestError && error.param === 'n' && error.status === 400,
+    );
+    assert.equal(buildBody('groq', { n: 1 })['n'], 1);
+    assert.equal(buildBody('deepseek', { n: 2 })['n'], 2);
   });
 
   it('rewrites ids, seed and tool_choice for Mistral and sends no stream_options', () => {

@@ -1,12 +1,14 @@
 import type { ChatMessage, ChatRequest } from '../../openai-api/chat-request.ts';
 import { assertNever } from '../shared/assert-never.ts';
 import { readMaxOutputTokens } from '../shared/max-output-tokens.ts';
+import { refuseUnsupportedParameters } from '../shared/refuse-unsupported-parameters.ts';
 import { removeCacheControl } from '../shared/remove-cache-control.ts';
 import { splitSignature } from '../shared/tool-call-id.ts';
 import type { DialectQuirks, DialectRequestBody } from './dialect-quirks.ts';
 
 /**
- * ChatRequest → an OpenAI-dialect request body. Every field passes through unchanged, unknown ones included, except:
+ * ChatRequest → an OpenAI-dialect request body. A parameter the vendor cannot honour (`quirks.unsupportedParameters`)
+ * is refused with a 400. Every field passes through unchanged, unknown ones included, except:
  * - `model` becomes the route's upstream model, and `stream` says what the pipeline chose;
  * - the output limit is sent in the vendor's field (`max_completion_tokens` for OpenAI, whose reasoning models reject
  *   `max_tokens`), the smaller of the two when the client set both;
@@ -24,6 +26,7 @@ export function convertRequest(input: {
   quirks: DialectQuirks;
 }): DialectRequestBody {
   const { request, quirks } = input;
+  refuseUnsupportedParameters({ request, vendorName: quirks.vendorName, parameters: quirks.unsupportedParameters });
   const { max_tokens: _maxTokens, max_completion_tokens: _maxCompletionTokens, stream_options, ...rest } = request;
   const body: DialectRequestBody = {
     ...rest,

@@ -1,5 +1,6 @@
 import type { FinishReason, Usage } from '../../openai-api/chat-completion.ts';
 import type { ChatMessage } from '../../openai-api/chat-request.ts';
+import type { UnsupportedParameter } from '../shared/refuse-unsupported-parameters.ts';
 import type { OpenAiChunk, OpenAiUsage } from './openai-api.ts';
 
 /** The request body sent to an OpenAI-dialect vendor: the client's request, unknown fields included. */
@@ -32,6 +33,11 @@ export type DialectQuirks = {
    * passes them to the models that use them); elsewhere they are removed (`shared/remove-cache-control.ts`).
    */
   forwardsCacheControl: boolean;
+  /**
+   * Parameters the vendor refuses (or cannot honour) that the gateway refuses with a 400 naming them before any
+   * upstream call (Groq's `n > 1`), so the client gets the same answer from every route of the model.
+   */
+  unsupportedParameters: readonly UnsupportedParameter[];
   /** The last step of request conversion: vendor renames and id formats. */
   rewriteRequestBody: (body: DialectRequestBody) => DialectRequestBody;
   /** Fields that carry reasoning text in messages and deltas, in order of preference. */

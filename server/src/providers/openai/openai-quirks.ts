@@ -7,6 +7,7 @@ export const openAiQuirks: DialectQuirks = {
   maxTokensField: 'max_completion_tokens',
   acceptsStreamOptions: true,
   forwardsCacheControl: false,
+  unsupportedParameters: [],
   rewriteRequestBody: (body) => body,
   reasoningFields: [],
   convertUsage: convertOpenAiUsage,

@@ -171,6 +171,15 @@ describe('OpenAI-compatible vendor simulators', () => {
     assert.ok(finish.x_groq.usage.total_tokens > 0);
   });
 
+  it('groq: n > 1 is a 400 naming n, as Groq documents ("only n=1 is supported")', async () => {
+    const refused = await chat('/groq/v1', { n: 2 });
+    assert.equal(refused.status, 400);
+    const body = (await refused.json()) as { error: { param: string | null; type: string } };
+    assert.equal(body.error.param, 'n');
+    assert.equal(body.error.type, 'invalid_request_error');
+    assert.equal((await chat('/groq/v1', { n: 1 })).status, 200);
+  });
+
   it('openrouter: generation id header, cost in usage, keep-alive comment, int-coded errors', async () => {
     const response = await chat('/openrouter/api/v1', { model: 'qwen/qwen3-coder' });
     const body = (await response.json()) as { id: string; provider: string; usage: { cost: number } };
