@@ -23,6 +23,12 @@ export const publicModelSchema = z.object({
   list_output_usd_per_million: z.number(),
   /** The vendor's list price of that same default image. */
   list_usd_per_request: z.number().nullable(),
+  /**
+   * Image models: the flat per-image price the operator sets (`POST /api/operator/models/{id}/price`,
+   * `usd_per_request`), which price tiers scale from and which applies where no tier matches. It differs from
+   * `usd_per_request` when the default request falls in a dearer tier. Null for text models.
+   */
+  flat_usd_per_request: z.number().nullable(),
   /** Discount against the vendor's list price, percent, for a 10:1 input:output mix (or per request for images). */
   discount_percent: z.number(),
   /** What 10M input + 1M output tokens (or 100 images) save against the list price, USD. */

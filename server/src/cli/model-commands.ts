@@ -1,5 +1,7 @@
 import { bumpCacheVersion } from '../db/cache-versions.ts';
+import { listModelImagePriceTiers } from '../db/image-price-tiers.ts';
 import { findModel, listModels, updateModelPrice } from '../db/models.ts';
+import type { ModelRow } from '../db/schema.ts';
 import { formatUsd, parseUsdToMicros } from '../lib/money.ts';
 import { parseOptions, UsageError, type CliContext } from './cli-context.ts';
 import { imageTierActions, runImageTierCommand } from './image-tier-commands.ts';
@@ -16,7 +18,7 @@ export async function runModelCommand(context: CliContext, action: string | unde
     for (const model of await listModels(context.db)) {
       const price =
         model.kind === 'image'
-          ? `${formatUsd(model.per_request_micros ?? 0)} USD/request`
+          ? await describeImagePrice(context, model)
           : `in ${formatUsd(model.input_rate_micros)} out ${formatUsd(model.output_rate_micros)} USD/1M tokens`;
       context.print(
         `${model.id.padEnd(28)} ${model.family.padEnd(10)} ${model.kind.padEnd(5)} ${price}${model.enabled ? '' : '  (disabled)'}`,
@@ -58,4 +60,14 @@ export async function runModelCommand(context: CliContext, action: string | unde
   });
   await bumpCacheVersion(context.db, 'catalog');
   context.print(`price of ${model.id} set: input ${formatUsd(input)} output ${formatUsd(output)} USD per 1M tokens`);
+}
+
+/**
+ * An image model's stored price is the flat price its tiers scale from; the model lists show the price of a default
+ * request instead (a dearer tier for GPT Image), so the flat one is labelled as such, with its tiers pointed to.
+ */
+async function describeImagePrice(context: CliContext, model: ModelRow): Promise<string> {
+  const flat = `flat ${formatUsd(model.per_request_micros ?? 0)} USD/image`;
+  const tierCount = (await listModelImagePriceTiers(context.db, model.id)).length;
+  return tierCount === 0 ? flat : `${flat}, ${tierCount} price tiers (model image-tiers --model ${model.id})`;
 }

@@ -86,6 +86,13 @@ for (const databaseKind of databaseKinds) {
       assert.ok(elapsed < 1500, `took ${elapsed} ms`);
       const listed = await runCli(gateway.config, ['model', 'list']);
       assert.match(listed.stdout, /gpt-4o-mini\s+OpenAI\s+text\s+in 0\.110000 out 0\.440000/);
+      // An image model's stored price is the flat one its tiers scale from, not the default-request price the model
+      // lists show: labelled so.
+      assert.match(
+        listed.stdout,
+        /gpt-image-1\s+OpenAI\s+image\s+flat 0\.033600 USD\/image, \d+ price tiers \(model image-tiers --model gpt-image-1\)/,
+      );
+      assert.match(listed.stdout, /flux-pro-1\.1\s+Black Forest Labs\s+image\s+flat \d+\.\d{6} USD\/image\n/);
     });
 
     test('routes: add (credential never printed), list, disable; a private address is refused', async () => {

@@ -2,16 +2,14 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { publicModelListSchema, type PublicModel } from '../../../contract/models.ts';
 import { operatorRouteListSchema, type OperatorRoute } from '../../../contract/operator-routes.ts';
-import { imagePriceTierListSchema } from '../../../contract/operator.ts';
 import { startTestGateway, type TestGateway } from '../../../server/test/support/start-test-gateway.ts';
 import { assertWebAppBuilt, launchBrowser, screenshotDir, type TestBrowser } from './support/launch-browser.ts';
 
 /**
- * The operator console in a real browser against a real gateway: an operator signs in, changes a model's price
- * in the console, and the models page shows the new price (in the same app without a reload, and after one).
- * Screenshots of the console at desktop and phone widths land in test-artifacts/screenshots/.
+ * The operator console in a real browser against a real gateway: users and balance adjustments, plans and revenue
+ * on a phone, routes with their live health, blocking, and the console's refusal of a customer. The Prices tab has
+ * its own file (operator-prices.test.ts). Screenshots land in test-artifacts/screenshots/.
  */
 
 let gateway: TestGateway;
@@ -86,124 +84,6 @@ async function readBalanceUsd(email: string): Promise<number> {
   assert.ok(user, `${email} is listed`);
   return user.balance_usd;
 }
-
-async function pickTextModel(): Promise<PublicModel> {
-  const list = publicModelListSchema.parse(await (await fetch(`${gateway.url}/api/models`)).json());
-  const model = list.data.find((candidate) => candidate.kind === 'text');
-  assert.ok(model, 'the sandbox serves a text model');
-  return model;
-}
-
-test('an operator changes a price in the console and the models page shows it', async () => {
-  const model = await pickTextModel();
-  const newInput = '3.456789';
-  const newOutput = '12.5';
-  const page = await openConsole({ width: 1280, height: 800 });
-  await page.screenshot({ path: path.join(screenshotDir, 'operator-users-1280.png'), fullPage: true });
-
-  await page.getByRole('tab', { name: 'Prices' }).click();
-  await page.locator('select[name="model"]').selectOption(model.id);
-  await page.locator('input[name="input"]').fill(newInput);
-  await page.locator('input[name="output"]').fill(newOutput);
-  await page.locator('input[name="reason"]').fill('browser test');
-  await page.getByRole('button', { name: 'Save price (effective now)' }).click();
-  await page.getByText('Saved. The models page shows the new price.').waitFor();
-  assert.match((await page.locator('form.operator-form').first().textContent()) ?? '', /prices cannot be scheduled/);
-  const history = page.locator('[data-panel="price-history"] tbody tr');
-  await history.locator('[data-column="reason"]').getByText('browser test', { exact: true }).waitFor();
-  const recorded = (await (
-    await browser.context.request.get(`${gateway.url}/api/operator/models/${model.id}/prices`)
-  ).json()) as { data: { effective_at: string; reason: string }[] };
-  assert.equal(recorded.data[0]?.reason, 'browser test', 'the history is newest first');
-  assert.equal(await history.count(), recorded.data.length, 'every recorded change is listed');
-  assert.equal(await history.first().getAttribute('data-effective-at'), recorded.data[0]?.effective_at);
-  assert.equal(await history.first().locator('[data-column="input"]').textContent(), usd.format(Number(newInput)));
-  assert.equal(await history.first().locator('[data-column="output"]').textContent(), usd.format(Number(newOutput)));
-  await page.screenshot({ path: path.join(screenshotDir, 'operator-prices-1280.png'), fullPage: true });
-
-  const fromApi = publicModelListSchema
-    .parse(await (await fetch(`${gateway.url}/api/models`)).json())
-    .data.find((candidate) => candidate.id === model.id);
-  assert.equal(fromApi?.input_usd_per_million, Number(newInput));
-  assert.equal(fromApi?.output_usd_per_million, Number(newOutput));
-
-  await page.getByRole('navigation').getByRole('link', { name: 'Models' }).click();
-  const inputCell = page.locator(`tr[data-model-id="${model.id}"] td[data-column="input"]`);
-  const outputCell = page.locator(`tr[data-model-id="${model.id}"] td[data-column="output"]`);
-  // The page keeps the old list on screen while the new one loads; the new price replaces it without a reload.
-  await inputCell.filter({ hasText: usd.format(Number(newInput)) }).waitFor();
-  assert.equal(await inputCell.textContent(), usd.format(Number(newInput)), 'shown without reloading the app');
-  assert.equal(await outputCell.textContent(), usd.format(Number(newOutput)));
-
-  await page.reload();
-  await inputCell.waitFor();
-  assert.equal(await inputCell.textContent(), usd.format(Number(newInput)), 'shown after a reload');
-  await page.close();
-  assert.deepEqual(browser.pageErrors, []);
-});
-
-test('an operator edits an image model’s price tiers and the models page shows the new tier prices', async () => {
-  const model = 'gpt-image-1';
-  const readTiers = async () => {
-    const answer = await browser.context.request.get(`${gateway.url}/api/operator/models/${model}/image-tiers`);
-    assert.equal(answer.status(), 200, await answer.text());
-    return imagePriceTierListSchema.parse(await answer.json());
-  };
-  const before = await readTiers();
-  assert.ok(
-    before.data.some((tier) => tier.quality === 'high' && tier.size === '1024x1024'),
-    'a seeded tier',
-  );
-  const page = await openConsole({ width: 1280, height: 800 });
-  await page.getByRole('tab', { name: 'Prices' }).click();
-  await page.locator('select[name="model"]').selectOption(model);
-  const editor = page.locator('[data-panel="image-tiers"]');
-  await editor.locator('li[data-tier-quality]').first().waitFor();
-  assert.equal(await editor.locator('li[data-tier-quality]').count(), before.data.length);
-
-  const high = editor.locator('li[data-tier-quality="high"][data-tier-size="1024x1024"]');
-  await high.locator('input[name="tier-list-price"]').fill('0.2');
-  await high.getByRole('button', { name: 'Save tier' }).click();
-  await editor.getByText('Saved. The models page shows the new tier prices.').waitFor();
-  const changed = (await readTiers()).data.find((tier) => tier.quality === 'high' && tier.size === '1024x1024');
-  assert.equal(changed?.list_usd_per_request, 0.2);
-  await editor
-    .locator('li[data-tier-quality="high"][data-tier-size="1024x1024"] [data-field="tier-price"]')
-    .getByText(usd.format(changed.usd_per_request), { exact: true })
-    .waitFor();
-
-  await editor.locator('input[name="tier-quality"]').fill('ultra');
-  await editor.locator('input[name="tier-new-list-price"]').fill('1');
-  await editor.getByRole('button', { name: 'Add tier' }).click();
-  assert.match((await editor.getByRole('alert').textContent()) ?? '', /ultra/);
-  assert.equal((await readTiers()).data.length, before.data.length, 'a quality the model does not draw is refused');
-
-  const low = editor.locator('li[data-tier-quality="low"][data-tier-size="1024x1024"]');
-  await low.getByRole('button', { name: 'Remove tier' }).click();
-  await low.waitFor({ state: 'detached' });
-  const after = await readTiers();
-  assert.equal(after.data.length, before.data.length - 1);
-  assert.ok(!after.data.some((tier) => tier.quality === 'low' && tier.size === '1024x1024'));
-  await page.screenshot({ path: path.join(screenshotDir, 'operator-image-tiers-1280.png'), fullPage: true });
-
-  await page.getByRole('navigation').getByRole('link', { name: 'Models' }).click();
-  const cell = page.locator(`tr[data-model-id="${model}"] td[data-column="per-request"]`);
-  await cell.locator('summary').click();
-  const shown = publicModelListSchema
-    .parse(await (await fetch(`${gateway.url}/api/models`)).json())
-    .data.find((candidate) => candidate.id === model);
-  const shownHigh = shown?.image_price_tiers?.find((tier) => tier.quality === 'high' && tier.size === '1024x1024');
-  assert.equal(shownHigh?.usd_per_request, changed.usd_per_request, '/api/models bills the new tier');
-  const highPrice = cell.locator('li[data-tier-quality="high"][data-tier-size="1024x1024"] [data-tier-price]');
-  await highPrice.filter({ hasText: usd.format(changed.usd_per_request) }).waitFor();
-  assert.equal(await highPrice.textContent(), usd.format(changed.usd_per_request));
-  await cell.locator('li[data-tier-quality="low"][data-tier-size="1024x1024"]').waitFor({ state: 'detached' });
-  await page.close();
-  // The refused tier is a 400 that the browser logs; it is the expected answer here.
-  const unexpected = browser.pageErrors.filter((error) => !error.includes('status of 400'));
-  browser.pageErrors.splice(0);
-  assert.deepEqual(unexpected, []);
-});
 
 test('searching users by e-mail narrows the list; a balance adjustment is posted with its reason', async () => {
   await gateway.createUserWithKey({ email: 'someone-else@example.com' });

@@ -22,6 +22,7 @@ function model(overrides: Partial<PublicModel> & Pick<PublicModel, 'id' | 'famil
     list_input_usd_per_million: 1.25,
     list_output_usd_per_million: 2.5,
     list_usd_per_request: null,
+    flat_usd_per_request: null,
     discount_percent: 20,
     savings_usd_at_10_to_1: 3,
     price_effective_at: '2025-01-01T00:00:00.000Z',

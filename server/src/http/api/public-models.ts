@@ -30,6 +30,8 @@ export function registerPublicModelRoutes(app: FastifyInstance, deps: PublicMode
           const sheet = describeModelImagePrices(model, deps);
           return {
             ...toPublicModel(withDefaultImagePrice(model, sheet), deps.routeTable.isSimulated(model.id)),
+            flat_usd_per_request:
+              model.kind === 'image' && model.perRequestMicros !== null ? microsToUsd(model.perRequestMicros) : null,
             image_price_tiers: (sheet?.tiers ?? []).map((tier) => ({
               quality: tier.quality,
               size: tier.size,
@@ -66,7 +68,10 @@ function withDefaultImagePrice(model: CatalogModel, sheet: ImagePriceSheet | und
   };
 }
 
-function toPublicModel(model: CatalogModel, isSimulated: boolean): Omit<PublicModel, 'image_price_tiers'> {
+function toPublicModel(
+  model: CatalogModel,
+  isSimulated: boolean,
+): Omit<PublicModel, 'image_price_tiers' | 'flat_usd_per_request'> {
   const comparison = comparePriceWithList(model);
   const usdOrNull = (micros: number | null) => (micros === null ? null : microsToUsd(micros));
   return {

@@ -42,7 +42,7 @@ export function PriceHistoryTable(props: { modelId: string; isImage: boolean; re
               <th>{text.prices.effective}</th>
               <th>{text.prices.input}</th>
               <th>{text.prices.output}</th>
-              {props.isImage && <th>{text.prices.perRequest}</th>}
+              {props.isImage && <th>{text.prices.flatPerRequest}</th>}
               <th>{text.prices.reason}</th>
             </tr>
           </thead>

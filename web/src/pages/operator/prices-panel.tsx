@@ -48,7 +48,7 @@ export function PricesPanel() {
         </select>
       </label>
       <PriceForm
-        key={`${model.id}-${model.price_effective_at}`}
+        key={`price-form-${model.id}-${model.price_effective_at}`}
         model={model}
         onSaved={() => {
           setSavedNotice(text.prices.saved);
@@ -56,7 +56,11 @@ export function PricesPanel() {
         }}
       />
       {model.kind === 'image' && model.usd_per_request !== null && (
-        <ImageTiersEditor key={`${model.id}-${model.price_effective_at}`} modelId={model.id} onChanged={reload} />
+        <ImageTiersEditor
+          key={`image-tiers-${model.id}-${model.price_effective_at}`}
+          modelId={model.id}
+          onChanged={reload}
+        />
       )}
       <PriceHistoryTable modelId={model.id} isImage={model.kind === 'image'} refreshKey={model.price_effective_at} />
     </section>
@@ -70,7 +74,9 @@ function PriceForm(props: { model: PublicModel; onSaved: () => void }) {
   const isImage = model.kind === 'image';
   const [input, setInput] = useState(String(model.input_usd_per_million));
   const [output, setOutput] = useState(String(model.output_usd_per_million));
-  const [perRequest, setPerRequest] = useState(String(model.usd_per_request ?? ''));
+  // The save endpoint takes the flat price the tiers scale from, not `usd_per_request` (a default image, which may
+  // fall in a dearer tier): pre-filling that would move the flat price and every tier on an unchanged save.
+  const [perRequest, setPerRequest] = useState(String(model.flat_usd_per_request ?? ''));
   const [reason, setReason] = useState('');
   const [status, setStatus] = useState<{ tone: 'error'; message: string }>();
 
@@ -110,7 +116,7 @@ function PriceForm(props: { model: PublicModel; onSaved: () => void }) {
       </label>
       {isImage && (
         <label className="field">
-          <span className="field__label">{text.prices.perRequest}</span>
+          <span className="field__label">{text.prices.flatPerRequest}</span>
           <input
             name="per-request"
             inputMode="decimal"
