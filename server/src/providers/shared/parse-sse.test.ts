@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { UpstreamFailureError, type SseEvent } from '../provider-adapter.ts';
-import { parseSse } from './parse-sse.ts';
+import { maxSseEventChars, parseSse } from './parse-sse.ts';
 
 const encoder = new TextEncoder();
 
@@ -97,5 +97,57 @@ describe('parseSse', () => {
       assert.equal(error.failure.vendorCode, 'malformed_sse_data');
       return true;
     });
+  });
+
+  /** A faulty upstream that sends `piece` forever; counts what was read. */
+  function endlessBody(piece: string): { body: AsyncGenerator<Uint8Array>; readChars: () => number } {
+    let readChars = 0;
+    const bytes = encoder.encode(piece);
+    async function* body(): AsyncGenerator<Uint8Array> {
+      for (;;) {
+        readChars += piece.length;
+        yield bytes;
+      }
+    }
+    return { body: body(), readChars: () => readChars };
+  }
+
+  const isTooLarge = (error: unknown) => {
+    assert.ok(error instanceof UpstreamFailureError, String(error));
+    assert.equal(error.failure.kind, 'retryable');
+    assert.equal(error.failure.status, 502);
+    assert.equal(error.failure.vendorCode, 'sse_event_too_large');
+    return true;
+  };
+
+  it('fails, as an upstream error, on a line that never ends instead of buffering it without bound', async () => {
+    const upstream = endlessBody('x'.repeat(64 * 1024));
+    const drain = async () => {
+      for await (const _event of parseSse(upstream.body)) assert.fail('no event can be complete');
+    };
+    await assert.rejects(drain(), isTooLarge);
+    assert.ok(upstream.readChars() <= maxSseEventChars + 64 * 1024, `read ${upstream.readChars()} characters`);
+  });
+
+  it('fails on an event whose data lines never end with a blank line', async () => {
+    const upstream = endlessBody(`data: ${'y'.repeat(1000)}\n`);
+    const events: SseEvent[] = [];
+    const drain = async () => {
+      for await (const event of parseSse(upstream.body)) events.push(event);
+    };
+    await assert.rejects(drain(), isTooLarge);
+    assert.deepEqual(events, []);
+    // The limit counts the data, not the `data: ` prefixes (6 of every 1 007 characters read).
+    assert.ok(upstream.readChars() <= maxSseEventChars * 1.01, `read ${upstream.readChars()} characters`);
+  });
+
+  it('passes a large event under the limit, arriving in pieces', async () => {
+    const text = 'z'.repeat(maxSseEventChars - 1024);
+    const line = `data: ${JSON.stringify({ text })}\n\n`;
+    const pieces = Array.from({ length: Math.ceil(line.length / 65_536) }, (_, index) =>
+      line.slice(index * 65_536, (index + 1) * 65_536),
+    );
+    const events = await collect(pieces);
+    assert.equal((events[0]?.data as { text: string }).text.length, text.length);
   });
 });
