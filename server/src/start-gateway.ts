@@ -220,29 +220,32 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     await database.close();
     throw error;
   }
+  let closing: Promise<void> | undefined;
+  const closeGateway = async () => {
+    isShuttingDown = true;
+    watcher.stop();
+    await renewals.stop();
+    const deadline = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs);
+    await app.close();
+    clearTimeout(deadline);
+    await settlements.close();
+    journalLock.release();
+    await redis?.quit();
+    await webSearch.close();
+    await upstreamAgent.close();
+    await searchAgent.close();
+    await routeDispatchers.close();
+    await simulator?.close();
+    await database.close();
+  };
   const address = app.server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   return {
     url,
     database,
     simulator,
-    close: async () => {
-      isShuttingDown = true;
-      watcher.stop();
-      await renewals.stop();
-      const deadline = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs);
-      await app.close();
-      clearTimeout(deadline);
-      await settlements.close();
-      journalLock.release();
-      await redis?.quit();
-      await webSearch.close();
-      await upstreamAgent.close();
-      await searchAgent.close();
-      await routeDispatchers.close();
-      await simulator?.close();
-      await database.close();
-    },
+    // Closing twice (a signal and a test's clean-up) closes once.
+    close: () => (closing ??= closeGateway()),
   };
 }
 
@@ -265,16 +268,10 @@ async function startCreditHolds(input: {
   if (recovered.chargeCount > 0) {
     input.logger.warn({ charges: recovered.chargeCount }, 'wrote the charges a stopped process had journaled');
   }
-  let creditHolds: CreditHolds = createMemoryCreditHolds({ db: input.db });
-  if (input.redis) {
-    const nodeId = loadNodeId(input.dataDir);
-    const shared = createRedisCreditHolds({ db: input.db, redis: input.redis, keyPrefix: 'gw:', nodeId });
-    const released = await shared.forgetPreviousLife();
-    if (released > 0) input.logger.warn({ holds: released }, 'released the credit holds a stopped process left');
-    creditHolds = shared;
-  }
-  await creditHolds.applyCommitted(
-    recovered.balances.map((balance) => ({ userId: balance.userId, capturedMicros: 0, balance })),
-  );
-  return creditHolds;
+  if (!input.redis) return createMemoryCreditHolds({ db: input.db });
+  const nodeId = loadNodeId(input.dataDir);
+  const shared = createRedisCreditHolds({ db: input.db, redis: input.redis, keyPrefix: 'gw:', nodeId });
+  const released = await shared.forgetPreviousLife(recovered.userIds);
+  if (released > 0) input.logger.warn({ holds: released }, 'released the credit holds a stopped process left');
+  return shared;
 }

@@ -2,7 +2,11 @@ import type { Database } from '../db/database.ts';
 import type { BalanceSnapshot } from '../db/ledger.ts';
 import { listBalanceSnapshots } from '../db/users.ts';
 
-/** Money set aside for one call before the upstream is asked; captured or released when the call ends. */
+/**
+ * Money set aside for one call before the upstream is asked; captured or released when the call ends. `holdId` is
+ * unique per reservation (the caller's id with a sequence number), so two reservations can never be confused; a hold
+ * is captured or released once, and a second capture or release of the same hold changes nothing.
+ */
 export type CreditHold = { holdId: string; userId: string; heldMicros: number };
 
 /** Charges of one user that reached the database in one commit, and the balance that commit left. */
@@ -23,8 +27,11 @@ export type CreditHolds = {
     desiredMicros: number;
     minimumMicros: number;
   }) => Promise<CreditHold | undefined>;
-  /** The call's charge is in the settlement journal: the hold becomes a pending charge of `capturedMicros`. */
-  capture: (hold: CreditHold, capturedMicros: number) => Promise<void>;
+  /**
+   * The call's charge is in the settlement journal: the hold becomes a pending charge of `capturedMicros`. False when
+   * the hold was already closed (nothing became pending).
+   */
+  capture: (hold: CreditHold, capturedMicros: number) => Promise<boolean>;
   /** Journaled charges reached the database: they stop being pending and the balances of that commit apply. */
   applyCommitted: (charges: readonly CommittedCharges[]) => Promise<void>;
   /** The call ends without a charge. */
@@ -44,6 +51,8 @@ type AccountState = { balanceMicros: number; version: number; heldMicros: number
 export function createMemoryCreditHolds(deps: { db: Database }): CreditHolds {
   const accounts = new Map<string, AccountState>();
   const loading = new Map<string, Promise<AccountState>>();
+  const openHolds = new Set<string>();
+  let holdSequence = 0;
 
   const apply = (snapshot: BalanceSnapshot) => {
     const state = accounts.get(snapshot.userId);
@@ -78,9 +87,12 @@ export function createMemoryCreditHolds(deps: { db: Database }): CreditHolds {
     for (const snapshot of await listBalanceSnapshots(deps.db, userIds)) apply(snapshot);
   };
 
-  const free = (hold: CreditHold) => {
+  /** True when the hold was still open: it is closed now, and its amount leaves the account's holds. */
+  const close = (hold: CreditHold): boolean => {
+    if (!openHolds.delete(hold.holdId)) return false;
     const state = accounts.get(hold.userId);
     if (state) state.heldMicros -= hold.heldMicros;
+    return true;
   };
 
   return {
@@ -90,13 +102,16 @@ export function createMemoryCreditHolds(deps: { db: Database }): CreditHolds {
       if (available < input.minimumMicros) return undefined;
       const heldMicros = Math.min(input.desiredMicros, available);
       state.heldMicros += heldMicros;
-      return { holdId: input.holdId, userId: input.userId, heldMicros };
+      holdSequence += 1;
+      const holdId = `${input.holdId}#${holdSequence}`;
+      openHolds.add(holdId);
+      return { holdId, userId: input.userId, heldMicros };
     },
     capture: async (hold, capturedMicros) => {
       const state = accounts.get(hold.userId);
-      if (!state) return;
-      state.heldMicros -= hold.heldMicros;
-      state.pendingMicros += capturedMicros;
+      if (!close(hold)) return false;
+      if (state) state.pendingMicros += capturedMicros;
+      return true;
     },
     applyCommitted: async (charges) => {
       for (const charge of charges) {
@@ -105,10 +120,12 @@ export function createMemoryCreditHolds(deps: { db: Database }): CreditHolds {
         if (charge.balance) apply(charge.balance);
       }
     },
-    release: async (hold) => free(hold),
+    release: async (hold) => {
+      close(hold);
+    },
     settleCommitted: async (hold) => {
       await reload([hold.userId]);
-      free(hold);
+      close(hold);
     },
     availableMicros: async (userId) => {
       const state = await load(userId);

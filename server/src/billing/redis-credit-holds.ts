@@ -2,14 +2,16 @@ import type { Redis } from 'ioredis';
 import type { Database } from '../db/database.ts';
 import type { BalanceSnapshot } from '../db/ledger.ts';
 import { listBalanceSnapshots } from '../db/users.ts';
-import type { CreditHolds } from './credit-holds.ts';
+import type { CommittedCharges, CreditHolds } from './credit-holds.ts';
 
 /**
  * One hash per account in Redis, shared by every node: `b` balance and `v` its version (as the database last
  * reported them), `h` held by calls in flight, `p` charged but not yet in the database. Each node also keeps a
- * registry of its own holds and pending charges, so that when it restarts it can take back what its previous life
- * left behind. Every script is atomic, so two nodes can never both take the same credit. Keys outside KEYS are
- * touched only by the restart script: this needs a single Redis server (or a primary), not Redis Cluster.
+ * registry of its own holds (`<hold id>` → `<user> <amount>`) and pending charges (`<user>` → amount), so that when it
+ * restarts it can take back what its previous life left. Every script is atomic, so two nodes can never both take
+ * the same credit. Amounts leave `h` and `p` only while the account hash exists: an account Redis lost (eviction,
+ * restart, expiry) is reloaded from the database instead of going negative. Keys outside KEYS are touched only by
+ * the restart script: this needs a single Redis server (or a primary), not Redis Cluster.
  */
 const reserveScript = `
 local f = redis.call('HMGET', KEYS[1], 'b', 'h', 'p')
@@ -39,11 +41,10 @@ return 1
 
 const takeHold = `
 local hold = redis.call('HGET', KEYS[2], ARGV[1])
-local held = 0
-if hold then
-  held = tonumber(string.match(hold, ' (%-?%d+)$'))
-  redis.call('HDEL', KEYS[2], ARGV[1])
-  redis.call('HINCRBY', KEYS[1], 'h', -held)
+if not hold then return 0 end
+redis.call('HDEL', KEYS[2], ARGV[1])
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('HINCRBY', KEYS[1], 'h', -tonumber(string.match(hold, ' (%-?%d+)$')))
 end
 `;
 
@@ -52,18 +53,20 @@ local captured = tonumber(ARGV[2])
 if captured > 0 then
   redis.call('HINCRBY', KEYS[1], 'p', captured)
   redis.call('HINCRBY', KEYS[3], ARGV[3], captured)
+  redis.call('EXPIRE', KEYS[1], ARGV[4])
 end
-return held
+return 1
 `;
 
 const releaseScript = `${takeHold}
-return held
+return 1
 `;
 
 const applyScript = `
 local captured = tonumber(ARGV[1])
+local exists = redis.call('EXISTS', KEYS[1]) == 1
 if captured > 0 then
-  redis.call('HINCRBY', KEYS[1], 'p', -captured)
+  if exists then redis.call('HINCRBY', KEYS[1], 'p', -captured) end
   if redis.call('HINCRBY', KEYS[2], ARGV[4], -captured) <= 0 then redis.call('HDEL', KEYS[2], ARGV[4]) end
 end
 local version = redis.call('HGET', KEYS[1], 'v')
@@ -77,11 +80,15 @@ const forgetNodeScript = `
 local holds = redis.call('HGETALL', KEYS[1])
 for i = 1, #holds, 2 do
   local user, held = string.match(holds[i + 1], '^(.*) (%-?%d+)$')
-  redis.call('HINCRBY', ARGV[1] .. user, 'h', -tonumber(held))
+  if redis.call('EXISTS', ARGV[1] .. user) == 1 then
+    redis.call('HINCRBY', ARGV[1] .. user, 'h', -tonumber(held))
+  end
 end
 local pending = redis.call('HGETALL', KEYS[2])
 for i = 1, #pending, 2 do
-  redis.call('HINCRBY', ARGV[1] .. pending[i], 'p', -tonumber(pending[i + 1]))
+  if redis.call('EXISTS', ARGV[1] .. pending[i]) == 1 then
+    redis.call('HINCRBY', ARGV[1] .. pending[i], 'p', -tonumber(pending[i + 1]))
+  end
 end
 redis.call('DEL', KEYS[1], KEYS[2])
 return #holds / 2
@@ -91,22 +98,36 @@ return #holds / 2
 const accountTtlSeconds = 7 * 24 * 3600;
 const refreshBatchSize = 500;
 
+export type RedisCreditHolds = CreditHolds & {
+  /**
+   * At start, after the journal of the previous process with this node id is written to the database: reloads the
+   * balances of the given accounts and of those the previous life left pending charges for (their charges may be in
+   * the database while Redis still shows the older balance), then takes back that life's holds and pending charges.
+   * Returns how many holds were released.
+   */
+  forgetPreviousLife: (accountsToReload: readonly string[]) => Promise<number>;
+};
+
 /** Credit holds shared by every gateway node through Redis (`REDIS_URL`). */
 export function createRedisCreditHolds(deps: {
   db: Database;
   redis: Redis;
   keyPrefix: string;
   nodeId: string;
-}): CreditHolds & { forgetPreviousLife: () => Promise<number> } {
+}): RedisCreditHolds {
   const { redis } = deps;
-  const accountKey = (userId: string) => `${deps.keyPrefix}credit:${userId}`;
+  const accountPrefix = `${deps.keyPrefix}credit:`;
+  const accountKey = (userId: string) => `${accountPrefix}${userId}`;
   const nodeHolds = `${deps.keyPrefix}node:${deps.nodeId}:holds`;
   const nodePending = `${deps.keyPrefix}node:${deps.nodeId}:pending`;
   const accounts = `${deps.keyPrefix}credit-accounts`;
+  let holdSequence = 0;
 
   const load = async (snapshots: readonly BalanceSnapshot[], mode: 'reserve' | 'refresh') => {
+    if (snapshots.length === 0) return;
+    const pipeline = redis.pipeline();
     for (const snapshot of snapshots) {
-      await redis.eval(
+      pipeline.eval(
         loadScript,
         2,
         accountKey(snapshot.userId),
@@ -117,6 +138,12 @@ export function createRedisCreditHolds(deps: {
         mode,
         snapshot.userId,
       );
+    }
+    throwFirstError(await pipeline.exec());
+  };
+  const reload = async (userIds: readonly string[], mode: 'reserve' | 'refresh') => {
+    for (let start = 0; start < userIds.length; start += refreshBatchSize) {
+      await load(await listBalanceSnapshots(deps.db, userIds.slice(start, start + refreshBatchSize)), mode);
     }
   };
   const reserveOnce = async (input: { userId: string; holdId: string; desiredMicros: number; minimumMicros: number }) =>
@@ -131,9 +158,8 @@ export function createRedisCreditHolds(deps: {
       input.userId,
       String(accountTtlSeconds),
     )) as [number, number];
-  const free = async (holdId: string, userId: string) => {
-    await redis.eval(releaseScript, 2, accountKey(userId), nodeHolds, holdId);
-  };
+  const free = async (holdId: string, userId: string) =>
+    Number(await redis.eval(releaseScript, 2, accountKey(userId), nodeHolds, holdId)) === 1;
   const available = async (userId: string): Promise<number> => {
     const [balance, held, pending] = await redis.hmget(accountKey(userId), 'b', 'h', 'p');
     return Number(balance ?? 0) - Number(held ?? 0) - Number(pending ?? 0);
@@ -141,28 +167,33 @@ export function createRedisCreditHolds(deps: {
 
   return {
     reserve: async (input) => {
-      let [outcome, amount] = await reserveOnce(input);
+      holdSequence += 1;
+      const holdId = `${input.holdId}#${holdSequence}`;
+      let [outcome, amount] = await reserveOnce({ ...input, holdId });
       if (outcome === 0) {
-        await load(await listBalanceSnapshots(deps.db, [input.userId]), 'reserve');
-        [outcome, amount] = await reserveOnce(input);
+        await reload([input.userId], 'reserve');
+        [outcome, amount] = await reserveOnce({ ...input, holdId });
       }
-      return outcome === 1 ? { holdId: input.holdId, userId: input.userId, heldMicros: amount } : undefined;
+      return outcome === 1 ? { holdId, userId: input.userId, heldMicros: amount } : undefined;
     },
-    capture: async (hold, capturedMicros) => {
-      await redis.eval(
-        captureScript,
-        3,
-        accountKey(hold.userId),
-        nodeHolds,
-        nodePending,
-        hold.holdId,
-        String(capturedMicros),
-        hold.userId,
-      );
-    },
-    applyCommitted: async (charges) => {
-      for (const charge of charges) {
+    capture: async (hold, capturedMicros) =>
+      Number(
         await redis.eval(
+          captureScript,
+          3,
+          accountKey(hold.userId),
+          nodeHolds,
+          nodePending,
+          hold.holdId,
+          String(capturedMicros),
+          hold.userId,
+          String(accountTtlSeconds),
+        ),
+      ) === 1,
+    applyCommitted: async (charges) => {
+      const pipeline = redis.pipeline();
+      for (const charge of sumPerAccount(charges)) {
+        pipeline.eval(
           applyScript,
           2,
           accountKey(charge.userId),
@@ -173,28 +204,47 @@ export function createRedisCreditHolds(deps: {
           charge.userId,
         );
       }
+      throwFirstError(await pipeline.exec());
     },
-    release: (hold) => free(hold.holdId, hold.userId),
+    release: async (hold) => {
+      await free(hold.holdId, hold.userId);
+    },
     settleCommitted: async (hold) => {
-      await load(await listBalanceSnapshots(deps.db, [hold.userId]), 'refresh');
+      await reload([hold.userId], 'refresh');
       await free(hold.holdId, hold.userId);
     },
     availableMicros: async (userId) => {
-      if (!(await redis.hexists(accountKey(userId), 'b'))) {
-        await load(await listBalanceSnapshots(deps.db, [userId]), 'reserve');
-      }
+      if (!(await redis.hexists(accountKey(userId), 'b'))) await reload([userId], 'reserve');
       return available(userId);
     },
     /** Every node re-reads every account Redis holds: simple, and cheap next to a top-up's rarity. */
-    refresh: async () => {
-      const userIds = await redis.smembers(accounts);
-      for (let start = 0; start < userIds.length; start += refreshBatchSize) {
-        await load(await listBalanceSnapshots(deps.db, userIds.slice(start, start + refreshBatchSize)), 'refresh');
-      }
+    refresh: async () => reload(await redis.smembers(accounts), 'refresh'),
+    forgetPreviousLife: async (accountsToReload) => {
+      const leftPending = await redis.hkeys(nodePending);
+      await reload([...new Set([...accountsToReload, ...leftPending])], 'refresh');
+      return Number(await redis.eval(forgetNodeScript, 2, nodeHolds, nodePending, accountPrefix));
     },
-    /** Takes back the holds and pending charges a previous process with this node id left (after its journal is
-     * replayed, so that its charges are in the database before they stop counting as pending). */
-    forgetPreviousLife: async () =>
-      Number(await redis.eval(forgetNodeScript, 2, nodeHolds, nodePending, `${deps.keyPrefix}credit:`)),
   };
+}
+
+/** One entry per account: the sum of its captured amounts and the newest balance among them. */
+function sumPerAccount(charges: readonly CommittedCharges[]): CommittedCharges[] {
+  const byUser = new Map<string, CommittedCharges>();
+  for (const charge of charges) {
+    const known = byUser.get(charge.userId);
+    if (!known) {
+      byUser.set(charge.userId, { ...charge });
+      continue;
+    }
+    known.capturedMicros += charge.capturedMicros;
+    if (charge.balance && (!known.balance || charge.balance.version > known.balance.version)) {
+      known.balance = charge.balance;
+    }
+  }
+  return [...byUser.values()];
+}
+
+function throwFirstError(results: [Error | null, unknown][] | null): void {
+  const failed = results?.find(([error]) => error !== null);
+  if (failed?.[0]) throw failed[0];
 }

@@ -1,4 +1,4 @@
-import type { BalanceSnapshot } from '../db/ledger.ts';
+import type { ChargeWriter } from '../db/charge-writer.ts';
 import type { Database } from '../db/database.ts';
 import {
   openSettlementJournal,
@@ -7,21 +7,20 @@ import {
   type JournaledCharge,
   type JournalSegment,
 } from '../db/settlement-journal.ts';
-import type { ChargeWriter } from '../db/charge-writer.ts';
 import { recordCharges, type ChargesOutcome } from '../db/usage-records.ts';
 import type { CommittedCharges, CreditHold, CreditHolds } from './credit-holds.ts';
 
 /**
  * Settles calls without making their answers wait for the database: a charge is appended to the settlement journal
  * (a plain file write, which survives `kill -9`), its hold becomes a pending charge, and the answer ends. The charges
- * that arrive meanwhile are then written to the database together, in one transaction (group commit), and stop
- * being pending. A process that dies with charges not yet written replays them from the journal when it starts
- * again; every charge is idempotent by its request id, so none is lost or counted twice (docs/billing.md).
+ * that arrive within a short window are then written to the database together, in one transaction (group commit),
+ * and stop being pending. A process that dies with charges not yet written replays them from the journal when it
+ * starts again; every charge is idempotent by its request id, so none is lost or counted twice (docs/billing.md).
  */
 export type SettlementWriter = {
   /** Durable when this returns: the charge is journaled and its hold captured. */
   submit: (input: { charge: JournaledCharge; hold: CreditHold; capturedMicros: number }) => Promise<void>;
-  /** Resolves once every charge submitted so far is in the database. */
+  /** Resolves once every charge submitted before this call is in the database (later ones are not waited for). */
   flush: () => Promise<void>;
   /** Writes what is queued (while the database answers), then closes the journal. */
   close: () => Promise<void>;
@@ -41,6 +40,8 @@ type QueuedCharge = { charge: JournaledCharge; segment: JournalSegment; captured
 
 const maxBatchSize = 512;
 const groupWindowMs = 10;
+/** Past this many charges waiting for the database, new settlements wait for the writer (it has fallen behind). */
+const maxQueuedCharges = 20_000;
 
 export function createSettlementWriter(deps: SettlementWriterDeps): SettlementWriter {
   const journal = openSettlementJournal(deps.journalDirectory);
@@ -48,13 +49,24 @@ export function createSettlementWriter(deps: SettlementWriterDeps): SettlementWr
   let queue: QueuedCharge[] = [];
   let draining: Promise<void> | undefined;
   let isClosing = false;
+  let submittedCount = 0;
+  let writtenCount = 0;
+  let progressWaiters: Array<() => void> = [];
+
+  const announceProgress = () => {
+    const waiters = progressWaiters;
+    progressWaiters = [];
+    for (const wake of waiters) wake();
+  };
 
   const writeBatch = async (batch: readonly QueuedCharge[]): Promise<boolean> => {
     for (;;) {
       try {
-        const outcomes = await deps.chargeWriter.write(batch.map((item) => item.charge));
-        await deps.creditHolds.applyCommitted(toCommittedCharges(batch, outcomes)).catch(deps.onError);
+        const outcome = await deps.chargeWriter.write(batch.map((item) => item.charge));
+        await deps.creditHolds.applyCommitted(toCommittedCharges(batch, outcome)).catch(deps.onError);
         for (const item of batch) journal.markApplied(item.segment, 1);
+        writtenCount += batch.length;
+        announceProgress();
         return true;
       } catch (error) {
         deps.onError(error);
@@ -80,6 +92,7 @@ export function createSettlementWriter(deps: SettlementWriterDeps): SettlementWr
     if (draining || queue.length === 0) return;
     draining = drain().finally(() => {
       draining = undefined;
+      announceProgress();
       if (queue.length > 0 && !isClosing) drainSoon();
     });
   };
@@ -88,36 +101,48 @@ export function createSettlementWriter(deps: SettlementWriterDeps): SettlementWr
     if (queue.length >= maxBatchSize) drainNow();
     else if (!draining && !timer) timer = setTimeout(drainNow, groupWindowMs);
   };
+  const waitForProgress = () => new Promise<void>((resolve) => progressWaiters.push(resolve));
 
   return {
     submit: async (input) => {
+      while (queue.length >= maxQueuedCharges && !isClosing) {
+        drainNow();
+        await waitForProgress();
+      }
       let segment: JournalSegment;
       try {
         segment = journal.append(input.charge);
       } catch (error) {
         // No journal (a full disk): write this charge to the database before the answer ends instead.
         deps.onError(error);
-        const outcomes = await recordCharges(deps.db, [input.charge]);
-        await deps.creditHolds.capture(input.hold, input.capturedMicros);
-        await deps.creditHolds.applyCommitted(
-          toCommittedCharges([{ charge: input.charge, capturedMicros: input.capturedMicros }], outcomes),
-        );
+        const outcome = await recordCharges(deps.db, [input.charge]);
+        const isCaptured = await deps.creditHolds.capture(input.hold, input.capturedMicros);
+        const capturedMicros = isCaptured ? input.capturedMicros : 0;
+        await deps.creditHolds.applyCommitted(toCommittedCharges([{ charge: input.charge, capturedMicros }], outcome));
         return;
       }
-      queue.push({ charge: input.charge, segment, capturedMicros: input.capturedMicros });
+      // The charge is durable now: a failure to move its hold (Redis away) must not fail the answer. The hold then
+      // stays counted until this node restarts, which errs on the safe side.
+      const isCaptured = await deps.creditHolds.capture(input.hold, input.capturedMicros).catch((error: unknown) => {
+        deps.onError(error);
+        return false;
+      });
+      queue.push({ charge: input.charge, segment, capturedMicros: isCaptured ? input.capturedMicros : 0 });
+      submittedCount += 1;
       drainSoon();
-      await deps.creditHolds.capture(input.hold, input.capturedMicros);
     },
     flush: async () => {
-      while (draining || queue.length > 0) {
+      const target = submittedCount;
+      while (writtenCount < target && !isClosing) {
         drainNow();
-        await draining;
+        await waitForProgress();
       }
     },
     close: async () => {
       isClosing = true;
       drainNow();
       while (draining) await draining;
+      announceProgress();
       journal.close();
     },
   };
@@ -136,18 +161,16 @@ function toCommittedCharges(
 
 /**
  * At start, before any call is served: writes the charges an earlier process journaled but did not write to the
- * database (idempotently), removes those journal files, and returns the balances they left.
+ * database (idempotently) and removes those journal files. Returns how many there were and whose accounts they are.
  */
 export async function recoverSettlementJournal(deps: {
   db: Database;
   journalDirectory: string;
-}): Promise<{ chargeCount: number; balances: BalanceSnapshot[] }> {
+}): Promise<{ chargeCount: number; userIds: string[] }> {
   const { charges, files } = readUnappliedCharges(deps.journalDirectory);
-  const balances: BalanceSnapshot[] = [];
   for (let start = 0; start < charges.length; start += maxBatchSize) {
-    const outcome = await recordCharges(deps.db, charges.slice(start, start + maxBatchSize));
-    balances.push(...outcome.balances);
+    await recordCharges(deps.db, charges.slice(start, start + maxBatchSize));
   }
   removeJournalFiles(files);
-  return { chargeCount: charges.length, balances };
+  return { chargeCount: charges.length, userIds: [...new Set(charges.map((charge) => charge.usage.user_id))] };
 }

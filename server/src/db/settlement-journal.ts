@@ -25,7 +25,7 @@ export type JournalSegment = { readonly fileName: string; appended: number; appl
  * client sees the end of its answer. A write that returned is in the kernel's page cache, so it survives `kill -9`
  * of the process (not a power cut: the database commit that follows is the durable copy). Lines hold counts, ids
  * and amounts only, never request or response text. A segment is deleted once every charge in it is in the
- * database; a new one starts past `maxSegmentBytes`.
+ * database; a new one starts past `maxSegmentBytes` (4 MiB unless told).
  */
 export type SettlementJournal = {
   append: (charge: JournaledCharge) => JournalSegment;
@@ -34,7 +34,7 @@ export type SettlementJournal = {
   close: () => void;
 };
 
-const maxSegmentBytes = 4 * 1024 * 1024;
+const defaultMaxSegmentBytes = 4 * 1024 * 1024;
 const segmentPattern = /^settlements-(\d+)\.ndjson$/;
 
 function segmentFiles(directory: string): string[] {
@@ -44,7 +44,11 @@ function segmentFiles(directory: string): string[] {
 }
 
 /** Opens the journal for appending; call `readUnappliedCharges` first so that older segments are replayed. */
-export function openSettlementJournal(directory: string): SettlementJournal {
+export function openSettlementJournal(
+  directory: string,
+  options: { maxSegmentBytes?: number } = {},
+): SettlementJournal {
+  const maxSegmentBytes = options.maxSegmentBytes ?? defaultMaxSegmentBytes;
   mkdirSync(directory, { recursive: true });
   const existing = segmentFiles(directory);
   let nextNumber = existing.length === 0 ? 1 : Number(segmentPattern.exec(existing.at(-1) ?? '')?.[1]) + 1;
@@ -69,8 +73,17 @@ export function openSettlementJournal(directory: string): SettlementJournal {
         open();
         removeIfDone(finished);
       }
-      const line = `${JSON.stringify(charge)}\n`;
-      current.bytes += writeSync(fd, line);
+      const line = Buffer.from(`${JSON.stringify(charge)}\n`);
+      const written = writeSync(fd, line);
+      current.bytes += written;
+      if (written !== line.length) {
+        // A torn line (a full disk) ends this segment: replay skips it, and no later line is glued to it.
+        const torn = current;
+        closeSync(fd);
+        open();
+        removeIfDone(torn);
+        throw new Error(`the settlement journal took ${written} of ${line.length} bytes`);
+      }
       current.appended += 1;
       return current;
     },
@@ -86,35 +99,51 @@ export function openSettlementJournal(directory: string): SettlementJournal {
 }
 
 /**
- * Makes this process the journal's only writer: a second gateway process on the same `DATA_DIR` would replay and
- * delete charges the first is still writing. A lock left by a process that died is taken over.
+ * Makes this process the journal's only writer: a second gateway on the same `DATA_DIR` would replay and delete
+ * charges the first is still writing. The lock names its owner by process id and start time (from /proc), so a lock
+ * left by a process that died is taken over even when a new process got the same id (a restarted container's PID 1,
+ * a reboot); a second gateway inside this very process is refused.
  */
 export function claimJournalDirectory(directory: string): { release: () => void } {
   mkdirSync(directory, { recursive: true });
   const lockPath = path.join(directory, 'owner.pid');
+  const owner = describeProcess(process.pid);
   try {
-    writeFileSync(lockPath, `${process.pid}\n`, { flag: 'wx' });
+    writeFileSync(lockPath, `${owner}\n`, { flag: 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    const ownerPid = Number(readFileSync(lockPath, 'utf8').trim());
-    if (isProcessAlive(ownerPid)) {
+    const recorded = readFileSync(lockPath, 'utf8').trim();
+    const recordedPid = Number(recorded.split(' ')[0]);
+    if (isSameLiveProcess(recorded, recordedPid)) {
       throw new Error(
-        `another gateway (process ${ownerPid}) uses ${directory}; every gateway node needs a DATA_DIR of its own`,
+        `another gateway (process ${recordedPid}) uses ${directory}; every gateway node needs a DATA_DIR of its own`,
       );
     }
-    writeFileSync(lockPath, `${process.pid}\n`);
+    writeFileSync(lockPath, `${owner}\n`);
   }
   return { release: () => rmSync(lockPath, { force: true }) };
 }
 
-function isProcessAlive(pid: number): boolean {
+/** `<pid> <start time>`: the start time (clock ticks since boot, /proc/<pid>/stat field 22) where Linux gives it. */
+function describeProcess(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const startTime = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return startTime ? `${pid} ${startTime}` : String(pid);
+  } catch {
+    return String(pid);
+  }
+}
+
+function isSameLiveProcess(recorded: string, pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  // Alive: the same process only if it started when the recorded one did (a reused id has another start time).
+  return describeProcess(pid) === recorded || !recorded.includes(' ');
 }
 
 const ledgerSchema = z.object({

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,10 +9,18 @@ import { parseConfig, type Config } from '../../src/config/config.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { cryptoIds } from '../../src/lib/ids.ts';
 import { startGateway, type RunningGateway } from '../../src/start-gateway.ts';
+import { checkExchanges, type ExchangeReport } from './conformance/check-exchanges.ts';
+import { startRecordingProxy } from './conformance/recording-proxy.ts';
+import { loadOpenApiSchemaValidator, type OpenApiSchemaValidator } from './openapi-schema-validator.ts';
 import { createTestDatabase, type DatabaseKind } from './test-databases.ts';
 
 export type TestGateway = {
+  /**
+   * The gateway behind a recording proxy: every `/v1` answer the tests receive (bodies, stream chunks, errors) is
+   * checked against the OpenAI spec, or Anthropic's envelope for `/v1/messages` (`checkAnswers`, and `close`).
+   */
   url: string;
+  /** The running gateway; `gateway.url` reaches it without the proxy. */
   gateway: RunningGateway;
   config: Config;
   /** Registers a user (welcome balance as configured, or `balanceUsd`) and issues a key. */
@@ -22,8 +31,14 @@ export type TestGateway = {
     balanceMicros?: number;
     key?: Omit<Parameters<typeof issueApiKey>[1], 'userId' | 'name'>;
   }) => Promise<{ userId: string; key: string }>;
+  /** Checks the `/v1` answers recorded since the last check. Every problem found also fails `close`. */
+  checkAnswers: () => ExchangeReport;
+  /** Stops everything, then fails if any `/v1` answer the tests received broke the spec. */
   close: () => Promise<void>;
 };
+
+/** The OpenAI spec is large: parsed once per test process, when the first answer is checked. */
+let validator: OpenApiSchemaValidator | undefined;
 
 /** A real gateway on a free loopback port, sandbox mode on, over a fresh database of the given kind. */
 export async function startTestGateway(
@@ -47,9 +62,20 @@ export async function startTestGateway(
   });
   const logger = options.logStream ? pino({ level: 'debug' }, options.logStream) : pino({ level: 'silent' });
   const gateway = await startGateway(config, logger);
+  const proxy = await startRecordingProxy(gateway.url);
+  const problems: string[] = [];
+  const checkAnswers = () => {
+    const answers = proxy.takeExchanges().filter((exchange) => exchange.path.startsWith('/v1/'));
+    validator ??= answers.length === 0 ? undefined : loadOpenApiSchemaValidator();
+    const report = validator
+      ? checkExchanges(validator, answers)
+      : { checked: {}, anthropicMessages: 0, extensions: 0, statuses: [], problems: [] };
+    problems.push(...report.problems);
+    return report;
+  };
   let userCount = 0;
-  return {
-    url: gateway.url,
+  const testGateway: TestGateway = {
+    url: proxy.url,
     gateway,
     config,
     createUserWithKey: async (userOptions = {}) => {
@@ -64,10 +90,16 @@ export async function startTestGateway(
       const issued = await issueApiKey(deps, { ...userOptions.key, userId: user.id, name: 'test' });
       return { userId: user.id, key: issued.key };
     },
+    checkAnswers,
     close: async () => {
-      await gateway.close();
+      await proxy.close();
+      // The gateway a test restarted in its place, if it did.
+      await testGateway.gateway.close();
       await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
+      checkAnswers();
+      assert.deepEqual(problems, [], "the gateway's /v1 answers follow the OpenAI spec (Anthropic's for /v1/messages)");
     },
   };
+  return testGateway;
 }
