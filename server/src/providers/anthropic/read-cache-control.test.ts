@@ -28,7 +28,7 @@ describe('Anthropic prompt-cache breakpoints (cache_control) from chat requests'
         {
           role: 'user',
           content: [
-            { type: 'text', text: 'Read this.', cache_control: { type: 'ephemeral', ttl: '1h' } },
+            { type: 'text', text: 'Read this.', cache_control: { type: 'ephemeral', ttl: '5m' } },
             { type: 'image_url', image_url: { url: 'https://example.org/a.png' }, cache_control: ephemeral },
           ],
         },
@@ -50,7 +50,7 @@ describe('Anthropic prompt-cache breakpoints (cache_control) from chat requests'
     assert.deepEqual(user?.content[0], {
       type: 'text',
       text: 'Read this.',
-      cache_control: { type: 'ephemeral', ttl: '1h' },
+      cache_control: { type: 'ephemeral', ttl: '5m' },
     });
     assert.deepEqual(user?.content[1], {
       type: 'image',
@@ -102,5 +102,18 @@ describe('Anthropic prompt-cache breakpoints (cache_control) from chat requests'
       refusal('tools[0].cache_control'),
     );
     assert.throws(() => convert({ cache_control: { type: 'persistent' } }), refusal('cache_control'));
+  });
+
+  it('refuses one-hour cache writes, which cost 2× the input rate and are not in the price list', () => {
+    assert.throws(
+      () =>
+        convert({
+          messages: [
+            { role: 'user', content: [{ type: 'text', text: 'x', cache_control: { type: 'ephemeral', ttl: '1h' } }] },
+          ],
+        }),
+      (error: unknown) =>
+        error instanceof InvalidRequestError && error.param === 'messages[0].content[0].cache_control',
+    );
   });
 });

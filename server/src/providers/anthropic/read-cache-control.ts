@@ -13,9 +13,10 @@ export function readCacheControl(holder: object, param: string): { cache_control
   if (typeof value === 'object' && 'type' in value && value.type === 'ephemeral') {
     const ttl = 'ttl' in value ? value.ttl : undefined;
     if (ttl === undefined || ttl === null) return { cache_control: { type: 'ephemeral' } };
-    if (ttl === '5m' || ttl === '1h') return { cache_control: { type: 'ephemeral', ttl } };
+    if (ttl === '5m') return { cache_control: { type: 'ephemeral', ttl } };
   }
-  throw new InvalidRequestError('cache_control must be {"type": "ephemeral"}, optionally with "ttl": "5m" or "1h".', {
+  // One-hour writes cost Anthropic 2× the input rate, which the price list does not carry: refused, not under-billed.
+  throw new InvalidRequestError('cache_control must be {"type": "ephemeral"}, optionally with "ttl": "5m".', {
     param: param === '' ? 'cache_control' : `${param}.cache_control`,
   });
 }
