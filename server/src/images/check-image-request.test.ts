@@ -56,6 +56,17 @@ describe('checkImageRequest', () => {
     assert.deepEqual([background.param, background.code], ['background', 'unsupported_parameter']);
   });
 
+  it('refuses a transparent background in JPEG, as OpenAI does, and takes it in PNG or WebP', () => {
+    const jpeg = refusal({ model: 'gpt-image-1', background: 'transparent', output_format: 'jpeg' });
+    assert.deepEqual([jpeg.param, jpeg.code], ['background', 'invalid_value']);
+    assert.equal(check({ model: 'gpt-image-1', background: 'transparent' }).background, 'transparent');
+    assert.equal(
+      check({ model: 'gpt-image-1', background: 'transparent', output_format: 'webp' }).outputFormat,
+      'webp',
+    );
+    assert.equal(check({ model: 'gpt-image-1', background: 'opaque', output_format: 'jpeg' }).outputFormat, 'jpeg');
+  });
+
   it('refuses an empty prompt and fields the gateway does not relay at parse time', () => {
     assert.throws(() => check({ model: 'gpt-image-1', prompt: ' \n ' }), { param: 'prompt' });
     assert.throws(() => parseWireRequest(imageRequestSchema, { model: 'gpt-image-1' }), {

@@ -49,15 +49,7 @@ export function checkImageRequest(request: ImageRequest, profile: ImageProfile):
       { param: 'response_format', code: 'invalid_value' },
     );
   }
-  for (const option of ['background', 'style', 'moderation', 'output_compression'] as const) {
-    const value = request[option];
-    if (value !== undefined && value !== null && !profile.options.includes(option)) {
-      throw new InvalidRequestError(`The model \`${request.model}\` does not support \`${option}\`.`, {
-        param: option,
-        code: 'unsupported_parameter',
-      });
-    }
-  }
+  checkOptions(request, { profile, outputFormat });
   return {
     prompt: request.prompt,
     count,
@@ -72,6 +64,30 @@ export function checkImageRequest(request: ImageRequest, profile: ImageProfile):
     user: supports(profile, 'user') ? request.user : undefined,
     profile,
   };
+}
+
+/** The optional fields only some models take, and OpenAI's rule that a transparent background is never a JPEG. */
+function checkOptions(
+  request: ImageRequest,
+  input: { profile: ImageProfile; outputFormat: ImageRequest['output_format'] },
+): void {
+  for (const option of ['background', 'style', 'moderation', 'output_compression'] as const) {
+    const value = request[option];
+    if (value !== undefined && value !== null && !input.profile.options.includes(option)) {
+      throw new InvalidRequestError(`The model \`${request.model}\` does not support \`${option}\`.`, {
+        param: option,
+        code: 'unsupported_parameter',
+      });
+    }
+  }
+  if (request.background === 'transparent' && input.outputFormat === 'jpeg') {
+    // OpenAI: a transparent background needs an output format that keeps transparency (PNG or WebP); it refuses
+    // JPEG rather than draw an opaque picture.
+    throw new InvalidRequestError(
+      'A transparent background needs an `output_format` with transparency: `png` (the default) or `webp`, not `jpeg`.',
+      { param: 'background', code: 'invalid_value' },
+    );
+  }
 }
 
 /** A streamed image answer (partial images as SSE events) is not relayed: say so rather than answer unstreamed. */

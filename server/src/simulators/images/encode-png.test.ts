@@ -40,6 +40,15 @@ describe('encodePng', () => {
     assert.deepEqual([...raw.subarray(16, 32)], firstRow, 'rows repeat');
   });
 
+  it('writes RGBA with the opacity running across each row when given an alpha range', () => {
+    const png = encodePng({ width: 3, height: 2, from: [10, 20, 30], to: [10, 20, 30], alpha: { from: 0, to: 255 } });
+    const chunks = readChunks(png);
+    assert.deepEqual([...(chunks[0]?.data ?? Buffer.alloc(0)).subarray(8)], [8, 6, 0, 0, 0], '8-bit RGBA');
+    const raw = inflateSync(chunks[1]?.data ?? Buffer.alloc(0));
+    assert.equal(raw.length, 2 * (1 + 3 * 4));
+    assert.deepEqual([...raw.subarray(0, 13)], [0, 10, 20, 30, 0, 10, 20, 30, 128, 10, 20, 30, 255]);
+  });
+
   it('keeps large images small', () => {
     const png = renderSampleImage({ seed: 'large', width: 1792, height: 1024 });
     assert.ok(png.length < 64 * 1024, `${png.length} bytes`);

@@ -42,6 +42,18 @@ describe('encodeWebp', () => {
     assert.ok(Math.ceil(bits.bitCount() / 8) === chunkSize - 1, 'single-symbol codes leave no pixel bits');
   });
 
+  it('codes a see-through colour with its alpha and the alpha_is_used hint', () => {
+    const webp = encodeWebp({ width: 2, height: 2, colour: [1, 2, 3], alpha: 128 });
+    const bits = createBitReader(webp.subarray(21, 20 + webp.readUInt32LE(16)));
+    assert.deepEqual([bits.read(14), bits.read(14), bits.read(1), bits.read(3)], [1, 1, 1, 0], 'alpha_is_used set');
+    bits.read(3);
+    const symbols = Array.from({ length: 5 }, () => {
+      bits.read(2);
+      return bits.read(1) === 1 ? bits.read(8) : bits.read(1);
+    });
+    assert.deepEqual(symbols, [2, 1, 3, 128, 0], 'green, red, blue, alpha, distance');
+  });
+
   it('refuses a side VP8L cannot code', () => {
     assert.throws(() => encodeWebp({ width: 16_385, height: 1, colour: [0, 0, 0] }), RangeError);
     assert.throws(() => encodeWebp({ width: 0, height: 1, colour: [0, 0, 0] }), RangeError);

@@ -4,26 +4,28 @@ import type { Rgb } from './encode-png.ts';
 const maximumSidePx = 16_384;
 
 /**
- * A real lossless WebP (VP8L) of the given size in one solid colour. Each of the five prefix codes is a "simple" code
- * with a single symbol (green, red, blue, alpha 255, distance 0); a one-symbol code takes zero bits per use, so the
- * pixels need no bits at all and any size is a few dozen bytes.
+ * A real lossless WebP (VP8L) of the given size in one solid colour, opaque unless `alpha` (0 transparent, 255
+ * opaque) says otherwise. Each of the five prefix codes is a "simple" code with a single symbol (green, red, blue,
+ * alpha, distance 0); a one-symbol code takes zero bits per use, so the pixels need no bits at all and any size is a
+ * few dozen bytes.
  * @see https://www.rfc-editor.org/rfc/rfc9649 (WebP: RIFF container §2, lossless bitstream §3, simple codes §3.7.2.1.1)
  */
-export function encodeWebp(input: { width: number; height: number; colour: Rgb }): Buffer {
+export function encodeWebp(input: { width: number; height: number; colour: Rgb; alpha?: number }): Buffer {
   const { width, height } = input;
   if (width < 1 || height < 1 || width > maximumSidePx || height > maximumSidePx) {
     throw new RangeError(`a lossless WebP is 1 to ${maximumSidePx} pixels a side, not ${width}x${height}`);
   }
   const [red, green, blue] = input.colour;
+  const alpha = input.alpha ?? 255;
   const bits = createLsbBitWriter();
   bits.write(width - 1, 14);
   bits.write(height - 1, 14);
-  bits.write(0, 1); // alpha_is_used: every pixel is opaque
+  bits.write(alpha < 255 ? 1 : 0, 1); // alpha_is_used: a hint to decoders that some pixel is not opaque
   bits.write(0, 3); // version 0
   bits.write(0, 1); // no transform
   bits.write(0, 1); // no colour cache
   bits.write(0, 1); // no meta prefix codes: one group for the whole image
-  for (const symbol of [green, red, blue, 255, 0]) writeSingleSymbolCode(bits, symbol);
+  for (const symbol of [green, red, blue, alpha, 0]) writeSingleSymbolCode(bits, symbol);
   const payload = Buffer.concat([Buffer.from([0x2f]), bits.finish()]);
   const chunk = riffChunk('VP8L', payload);
   const header = Buffer.alloc(12);

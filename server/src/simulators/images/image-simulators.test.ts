@@ -199,6 +199,38 @@ describe('OpenAI image simulator', () => {
     assert.deepEqual([(header & 0x3fff) + 1, ((header >>> 14) & 0x3fff) + 1], [1024, 1024]);
   });
 
+  it('draws a transparent background with an alpha channel in PNG or WebP, and refuses it in JPEG', async () => {
+    const png = await json(await generate({ model: 'gpt-image-1', prompt: 'a fox', background: 'transparent' }));
+    assert.deepEqual([png['background'], png['output_format']], ['transparent', 'png']);
+    const pngBytes = Buffer.from((png['data'] as { b64_json: string }[])[0]?.b64_json ?? '', 'base64');
+    assert.equal(pngBytes[25], 6, 'PNG colour type 6: RGBA');
+    const webp = await json(
+      await generate({ model: 'gpt-image-1', prompt: 'a fox', background: 'transparent', output_format: 'webp' }),
+    );
+    assert.equal(webp['background'], 'transparent');
+    const webpBytes = Buffer.from((webp['data'] as { b64_json: string }[])[0]?.b64_json ?? '', 'base64');
+    assert.equal((webpBytes.readUInt32LE(21) >>> 28) & 1, 1, 'VP8L alpha_is_used');
+    const opaque = await json(await generate({ model: 'gpt-image-1', prompt: 'a fox', output_format: 'jpeg' }));
+    assert.equal(opaque['background'], 'opaque');
+
+    const jpeg = await generate({
+      model: 'gpt-image-1',
+      prompt: 'a fox',
+      background: 'transparent',
+      output_format: 'jpeg',
+    });
+    assert.equal(jpeg.status, 400);
+    const refusal = (await json(jpeg))['error'] as Record<string, string>;
+    assert.deepEqual(
+      [refusal['param'], refusal['code'], refusal['type']],
+      ['background', 'invalid_value', 'invalid_request_error'],
+    );
+    assert.match(refusal['message'] ?? '', /'png' or 'webp'/);
+    const unknown = await generate({ model: 'gpt-image-1', prompt: 'a fox', background: 'clear' });
+    assert.equal(unknown.status, 400);
+    assert.equal(((await json(unknown))['error'] as Record<string, string>)['param'], 'background');
+  });
+
   it('refuses a quality the model does not draw and a prompt over its length, naming the field', async () => {
     const errorOf = async (body: unknown) => {
       const response = await generate(body);

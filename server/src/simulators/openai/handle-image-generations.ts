@@ -21,6 +21,7 @@ const imageRequestSchema = z.looseObject({
   quality: z.string().nullable().optional(),
   response_format: z.enum(['url', 'b64_json']).nullable().optional(),
   output_format: z.enum(['png', 'jpeg', 'webp']).nullable().optional(),
+  background: z.enum(['transparent', 'opaque', 'auto']).nullable().optional(),
 });
 
 // What each model family takes: sizes (the first is its default), images per request, qualities (`auto` is always
@@ -155,6 +156,15 @@ function checkLimits(request: ImageRequest, input: { limits: ModelLimits; size: 
       code: 'invalid_value',
     });
   }
+  if (request.background === 'transparent' && request.output_format === 'jpeg') {
+    // "If transparent, the output format needs to support transparency, so it should be set to either png (default
+    // value) or webp": JPEG has no alpha channel, so OpenAI refuses the pair rather than answer an opaque picture.
+    return createSimError(
+      400,
+      `Invalid value: 'transparent'. A transparent background needs an output_format with transparency: 'png' or 'webp', not 'jpeg'.`,
+      { param: 'background', code: 'invalid_value' },
+    );
+  }
   if (request.prompt.length > limits.maximumPromptChars) {
     return createSimError(
       400,
@@ -165,19 +175,23 @@ function checkLimits(request: ImageRequest, input: { limits: ModelLimits; size: 
   return undefined;
 }
 
-/** GPT image models: base64 in the asked `output_format` (PNG, JPEG or WebP), what was drawn, and token usage. */
+/**
+ * GPT image models: base64 in the asked `output_format` (PNG, JPEG or WebP), what was drawn, and token usage. A
+ * transparent background is drawn with an alpha channel; `auto` lets the model choose, and this one draws opaque.
+ */
 function answerGptImage(exchange: SimulatorExchange, input: { request: ImageRequest; model: string; size: string }) {
   const { request, model, size } = input;
   const count = request.n ?? 1;
   const format = request.output_format ?? 'png';
-  const render = createRenderer({ model, prompt: request.prompt, size, format });
+  const isTransparent = request.background === 'transparent';
+  const render = createRenderer({ model, prompt: request.prompt, size, format, isTransparent });
   const quality = request.quality ?? 'auto';
   const inputTokens = countTextTokens(request.prompt);
   const outputTokens = (imageOutputTokens[quality] ?? 4160) * count;
   return {
     created: exchange.state.nowUnixSeconds(),
     data: Array.from({ length: count }, (_, index) => ({ b64_json: render(index).toString('base64') })),
-    background: 'opaque',
+    background: isTransparent ? 'transparent' : 'opaque',
     output_format: format,
     size,
     quality: quality === 'auto' ? 'high' : quality,
@@ -207,11 +221,18 @@ function answerDallE(exchange: SimulatorExchange, input: { request: ImageRequest
 }
 
 /** Image `index` of a request: its colours come from the model, the prompt's hash and the index. */
-function createRenderer(input: { model: string; prompt: string; size: string; format: 'png' | 'jpeg' | 'webp' }) {
+function createRenderer(input: {
+  model: string;
+  prompt: string;
+  size: string;
+  format: 'png' | 'jpeg' | 'webp';
+  isTransparent?: boolean;
+}) {
   const [width = 1024, height = 1024] = input.size.split('x').map(Number);
   const imageSeed = hashText(`openai\u0000${input.model}\u0000${input.prompt}`);
+  const { format, isTransparent = false } = input;
   return (index: number) =>
-    renderSampleImage({ seed: `${imageSeed}\u0000${index}`, width, height, format: input.format });
+    renderSampleImage({ seed: `${imageSeed}\u0000${index}`, width, height, format, isTransparent });
 }
 
 /** Serves the image behind a DALL·E URL answer (`<seed>-<index>-<W>x<H>.png`), so downloads get the real PNG. */
