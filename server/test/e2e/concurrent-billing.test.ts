@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
 import { sumLedgerAccount, userLedgerAccount } from '../../src/db/ledger.ts';
 import { startGateway, type RunningGateway } from '../../src/start-gateway.ts';
+import { assertLedgerBalanced } from '../support/assert-ledger-balanced.ts';
 import { startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
 import { testRedisUrl } from '../support/test-redis.ts';
 
@@ -59,6 +60,7 @@ async function burst(input: { gateway: TestGateway; nodeUrls: readonly string[] 
   assert.ok(charged.length >= 5, `only ${charged.length} calls were served on a balance that covers ten`);
   const user = await db.selectFrom('users').select('balance_micros').where('id', '=', userId).executeTakeFirstOrThrow();
   assert.equal(user.balance_micros, ledgerMicros, 'the cached balance is the sum of the ledger entries');
+  await assertLedgerBalanced(db);
 }
 
 describe('200 concurrent calls on one node (SQLite)', () => {

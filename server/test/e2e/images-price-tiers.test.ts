@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
 import type { PublicModelList } from '../../../contract/models.ts';
@@ -11,6 +11,7 @@ import type { ModelList, ModelObject } from '../../src/openai-api/model-object.t
 import { callApi, readError, signIn, type BrowserSession } from '../support/account-api-client.ts';
 import { runCli } from '../support/run-cli.ts';
 import { databaseKinds } from '../support/test-databases.ts';
+import { assertLedgerBalanced } from '../support/assert-ledger-balanced.ts';
 import { startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
 
 type GatewayImages = OpenAI.ImagesResponse & { model: string; cost: number };
@@ -49,6 +50,7 @@ for (const databaseKind of databaseKinds) {
       operator = await signIn(gateway.url, { email });
     });
     after(() => gateway.close());
+    afterEach(() => assertLedgerBalanced(gateway.gateway.database.db));
 
     const v1Model = async (id: string): Promise<ModelObject> => {
       const list = (await (

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
+import { assertLedgerBalanced } from '../support/assert-ledger-balanced.ts';
 import { startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
 
 /** About 2 000 tokens of instructions: above the 1 024-token minimum Anthropic caches. */
@@ -20,6 +21,7 @@ describe('prompt-cache breakpoints through the gateway', () => {
     openai = new OpenAI({ apiKey: key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
   });
   after(() => gateway.close());
+  afterEach(() => assertLedgerBalanced(gateway.gateway.database.db));
 
   const askWithBreakpoint = (model: string, question: string) =>
     anthropic.messages.create({

@@ -11,6 +11,7 @@ import { parseConfig } from '../../src/config/config.ts';
 import { microsToUsd } from '../../src/lib/money.ts';
 import type { Balance } from '../../../contract/balance.ts';
 import { callApi, signIn } from '../support/account-api-client.ts';
+import { assertLedgerBalanced } from '../support/assert-ledger-balanced.ts';
 import { runCli } from '../support/run-cli.ts';
 import { testRedisUrl } from '../support/test-redis.ts';
 import { databaseKinds, createTestDatabase } from '../support/test-databases.ts';
@@ -175,6 +176,7 @@ for (const databaseKind of databaseKinds) {
           const charged = records.reduce((sum, record) => sum + record.cost_micros, 0);
           assert.equal(ledgerBalance, 5_000_000 - charged, 'the ledger holds exactly the recorded charges');
           assert.equal(user.balance_micros, ledgerBalance);
+          await assertLedgerBalanced(database.db);
           const session = await signIn(restarted.url, { email: 'p@example.com', password: 'long enough password' });
           const balance = (await callApi(restarted.url, '/api/balance', { session })).json as Balance;
           assert.equal(balance.held_usd, 0, 'no hold of the dead process is left');
