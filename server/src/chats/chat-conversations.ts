@@ -6,7 +6,6 @@ import type {
   PutConversationRequest,
 } from '../../../contract/chats.ts';
 import {
-  checkpointAfterDeletion,
   deleteConversation,
   findConversation,
   insertConversation,
@@ -20,6 +19,7 @@ import { ConflictError } from '../errors/conflict-error.ts';
 import { InvalidRequestError } from '../errors/invalid-request-error.ts';
 import { NotFoundError } from '../errors/not-found-error.ts';
 import type { Clock } from '../lib/clock.ts';
+import { eraseDeletedConversation, type ErasureLog } from './erase-deleted-conversation.ts';
 
 export type ChatConversationDeps = { db: Database; clock: Clock };
 
@@ -92,14 +92,15 @@ export async function saveChatConversation(
 
 /**
  * Deletes the sealed body and the wrapped key in one transaction, then, on SQLite, overwrites their old pages in the
- * database file and empties the write-ahead log, so no copy of either stays on disk.
+ * database file and empties the write-ahead log, so no copy of either stays on disk: before the answer, or, should
+ * another connection keep the log busy, as soon as it lets go (`eraseDeletedConversation`).
  */
 export async function deleteChatConversation(
-  deps: { db: Database },
+  deps: { db: Database; log: ErasureLog },
   input: { userId: string; id: string },
 ): Promise<DeletedConversation> {
   if (!(await deleteConversation(deps.db, input))) throw notFound(input.id);
-  await checkpointAfterDeletion(deps.db);
+  await eraseDeletedConversation(deps);
   return { id: input.id, deleted: true };
 }
 

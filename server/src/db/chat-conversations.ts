@@ -140,10 +140,25 @@ export async function deleteConversation(db: Database, input: { userId: string; 
  * zeroed pages sit in the write-ahead log while the database file, and older log frames, still hold the ciphertext and
  * the wrapped key. A TRUNCATE checkpoint copies the zeroed pages over the old ones in the file and empties the log.
  * It runs after a chat deletion only (it writes and syncs the whole log). PostgreSQL has no such step: see
- * docs/encrypted-chat.md. Should a read be in progress on another connection, the checkpoint stops short and the next
- * one completes it.
+ * docs/encrypted-chat.md.
+ *
+ * Resolves whether the log was emptied (always true on PostgreSQL). It is not while another connection reads an
+ * older snapshot, writes, or runs a checkpoint of its own (the writer thread's): SQLite then copies what it can and
+ * reports the checkpoint busy, and the caller tries again. The connection waits at most `busyWaitMs` for the other
+ * one to finish (its usual busy timeout is seconds, and this connection runs on the event loop); the usual timeout
+ * is restored before the connection is released.
  */
-export async function checkpointAfterDeletion(db: Database): Promise<void> {
-  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return;
-  await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
+export async function checkpointAfterDeletion(db: Database, options: { busyWaitMs: number }): Promise<boolean> {
+  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return true;
+  return db.connection().execute(async (connection) => {
+    const usual = await sql<{ timeout: number }>`PRAGMA busy_timeout`.execute(connection);
+    const usualMs = Math.trunc(usual.rows[0]?.timeout ?? 0);
+    await sql.raw(`PRAGMA busy_timeout = ${Math.trunc(options.busyWaitMs)}`).execute(connection);
+    try {
+      const result = await sql<{ busy: number }>`PRAGMA wal_checkpoint(TRUNCATE)`.execute(connection);
+      return result.rows[0]?.busy === 0;
+    } finally {
+      await sql.raw(`PRAGMA busy_timeout = ${usualMs}`).execute(connection);
+    }
+  });
 }

@@ -80,7 +80,7 @@ export const enChat = {
     ],
     deleteTitle: 'Deleting',
     deleteText:
-      'Deleting a conversation deletes its ciphertext and its key in one database transaction, and has them overwritten on disk: at once with the built-in SQLite database, and with PostgreSQL once the database reuses the space. A backup made before the deletion still holds both the ciphertext and its encrypted key, so that copy is protected only by your passphrase: choose a strong one.',
+      'Deleting a conversation deletes its ciphertext and its key in one database transaction, and has them overwritten on disk: with the built-in SQLite database before the deletion is confirmed (or, should another program be using the database at that moment, within a second of it letting go), and with PostgreSQL once the database reuses the space. A backup made before the deletion still holds both the ciphertext and its encrypted key, so that copy is protected only by your passphrase: choose a strong one.',
     forgetTitle: 'If you forget the passphrase',
     forgetText:
       'Nobody can recover the history, the operator included: the passphrase never leaves your browser. Your account, balance and keys are not affected.',

@@ -60,7 +60,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatRouteDeps): v
   });
 
   app.delete<WithId>('/api/chats/conversations/:id', async (request) =>
-    deleteChatConversation(deps, conversationOf(request)),
+    deleteChatConversation({ db: deps.db, log: request.log }, conversationOf(request)),
   );
 
   app.post('/api/chat-key', async (request) => {
