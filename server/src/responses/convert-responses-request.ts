@@ -66,7 +66,10 @@ export function convertResponsesRequest(request: ResponsesRequest): ResponsePlan
     isStreaming: request.stream === true,
     settings: {
       instructions: request.instructions ?? null,
-      tools: request.tools ?? [],
+      // A function tool's `strict` and `parameters` are required in the Response: null when the client left them out.
+      tools: (request.tools ?? []).map((tool) =>
+        tool.type === 'function' ? { ...tool, strict: tool.strict ?? null, parameters: tool.parameters ?? null } : tool,
+      ),
       tool_choice: toolChoice,
       parallel_tool_calls: request.parallel_tool_calls ?? true,
       temperature: request.temperature ?? null,

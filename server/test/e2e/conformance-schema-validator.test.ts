@@ -161,4 +161,52 @@ describe('the OpenAPI schema validator and exchange checks of the conformance su
     assert.match(problems, /ends with response.done/);
     assert.match(problems, /ResponseStreamEvent/, 'the unfinished item event fails the schema');
   });
+
+  test('a partial stream (the client left) is checked for its whole events only, with no end required', () => {
+    const exchange = {
+      method: 'POST',
+      path: '/v1/chat/completions',
+      requestBody: '{"model": "gpt-4o", "stream": true}',
+      status: 200,
+      contentType: 'text/event-stream',
+      isPartial: true,
+    };
+    const whole = `data: ${JSON.stringify(chunk)}\n\n`;
+    const cut = `data: ${JSON.stringify(chunk).slice(0, 20)}`;
+    const report = checkExchanges(validator, [{ ...exchange, body: whole + cut }]);
+    assert.deepEqual(report.problems, []);
+    assert.equal(report.checked.CreateChatCompletionStreamResponse, 1, 'the cut event is not checked');
+    const bad = checkExchanges(validator, [
+      { ...exchange, body: `data: ${JSON.stringify({ ...chunk, choices: 1 })}\n\n` },
+    ]);
+    assert.match(bad.problems.join('\n'), /choices must be array/, 'its whole events are');
+    const partialJson = checkExchanges(validator, [
+      { ...exchange, contentType: 'application/json', body: '{"id": "chatcmpl-1", "obj' },
+    ]);
+    assert.deepEqual(partialJson.problems, [], 'a JSON body cut short cannot be checked');
+  });
+
+  test('image answers are checked against ImagesResponse; HEAD answers and the key endpoints are not', () => {
+    const exchange = {
+      method: 'POST',
+      path: '/v1/images/generations',
+      requestBody: '{"model": "gpt-image-1", "prompt": "a fox"}',
+      status: 200,
+      contentType: 'application/json',
+    };
+    const image = { created: 1_700_000_000, data: [{ b64_json: 'aGk=' }], usage: undefined };
+    const good = checkExchanges(validator, [{ ...exchange, body: JSON.stringify({ ...image, size: '1024x1024' }) }]);
+    assert.deepEqual(good.problems, []);
+    assert.equal(good.checked.ImagesResponse, 1);
+    const bad = checkExchanges(validator, [{ ...exchange, body: JSON.stringify({ data: 'none' }) }]);
+    assert.match(bad.problems.join('\n'), /ImagesResponse/);
+    const others = checkExchanges(validator, [
+      { ...exchange, method: 'HEAD', path: '/v1/models', body: '' },
+      { ...exchange, method: 'GET', path: '/v1/credits', body: '{"data": {"total_credits": 1}}' },
+      { ...exchange, method: 'GET', path: '/v1/key', status: 401, body: '{"error": "nope"}' },
+    ]);
+    assert.equal(others.extensions, 1);
+    assert.equal(others.problems.length, 1, 'the error of an extension endpoint is still an OpenAI error');
+    assert.match(others.problems[0] ?? '', /GET \/v1\/key → 401/);
+  });
 });

@@ -10,6 +10,7 @@ export type OpenAiSchemaName =
   | 'CreateChatCompletionResponse'
   | 'CreateChatCompletionStreamResponse'
   | 'ErrorResponse'
+  | 'ImagesResponse'
   | 'ListModelsResponse'
   | 'Model'
   | 'Response'

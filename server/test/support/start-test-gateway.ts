@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { after } from 'node:test';
 import pino from 'pino';
 import { createUser } from '../../src/accounts/create-user.ts';
 import { issueApiKey } from '../../src/accounts/issue-api-key.ts';
@@ -31,14 +32,31 @@ export type TestGateway = {
     balanceMicros?: number;
     key?: Omit<Parameters<typeof issueApiKey>[1], 'userId' | 'name'>;
   }) => Promise<{ userId: string; key: string }>;
-  /** Checks the `/v1` answers recorded since the last check. Every problem found also fails `close`. */
+  /**
+   * Checks the `/v1` answers recorded since the last check (`close` checks the rest). Every problem found also fails
+   * the test file, once all its tests and hooks have run.
+   */
   checkAnswers: () => ExchangeReport;
-  /** Stops everything, then fails if any `/v1` answer the tests received broke the spec. */
   close: () => Promise<void>;
 };
 
 /** The OpenAI spec is large: parsed once per test process, when the first answer is checked. */
 let validator: OpenApiSchemaValidator | undefined;
+/** What every test gateway of this test file found wrong in its `/v1` answers. */
+const answerProblems: string[] = [];
+/** The answer checks of the gateways not closed yet. */
+const openGatewayChecks = new Set<() => ExchangeReport>();
+
+// A hook of the file's root test: it runs after every suite has closed its gateways, so a failure here never leaves
+// a fixture half closed (a server still listening would keep the test process alive).
+after(() => {
+  for (const checkAnswers of openGatewayChecks) checkAnswers();
+  assert.deepEqual(
+    answerProblems,
+    [],
+    "the gateway's /v1 answers follow the OpenAI spec (Anthropic's for /v1/messages)",
+  );
+});
 
 /** A real gateway on a free loopback port, sandbox mode on, over a fresh database of the given kind. */
 export async function startTestGateway(
@@ -63,14 +81,13 @@ export async function startTestGateway(
   const logger = options.logStream ? pino({ level: 'debug' }, options.logStream) : pino({ level: 'silent' });
   const gateway = await startGateway(config, logger);
   const proxy = await startRecordingProxy(gateway.url);
-  const problems: string[] = [];
   const checkAnswers = () => {
     const answers = proxy.takeExchanges().filter((exchange) => exchange.path.startsWith('/v1/'));
     validator ??= answers.length === 0 ? undefined : loadOpenApiSchemaValidator();
     const report = validator
       ? checkExchanges(validator, answers)
       : { checked: {}, anthropicMessages: 0, extensions: 0, statuses: [], problems: [] };
-    problems.push(...report.problems);
+    answerProblems.push(...report.problems);
     return report;
   };
   let userCount = 0;
@@ -98,7 +115,7 @@ export async function startTestGateway(
       await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
       checkAnswers();
-      assert.deepEqual(problems, [], "the gateway's /v1 answers follow the OpenAI spec (Anthropic's for /v1/messages)");
+      openGatewayChecks.delete(checkAnswers);
     },
   };
   return testGateway;

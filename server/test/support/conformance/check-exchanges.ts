@@ -6,16 +6,25 @@ export type ExchangeReport = {
   checked: Partial<Record<OpenAiSchemaName, number>>;
   /** Responses of `/v1/messages` (Anthropic's API, outside the OpenAI spec): checked for Anthropic's envelope only. */
   anthropicMessages: number;
+  /** Answers of the OpenRouter-style key and credit endpoints, outside the OpenAI spec: their errors are checked. */
+  extensions: number;
   statuses: number[];
   problems: string[];
 };
 
-/** Checks every response body and stream event the gateway sent against the OpenAI OpenAPI schemas. */
+/** The gateway's OpenRouter-compatible endpoints under /v1 (docs/api.md): no OpenAI schema describes their answers. */
+const extensionRoutes = new Set(['/v1/key', '/v1/auth/key', '/v1/credits']);
+
+/**
+ * Checks every response body and stream event the gateway sent against the OpenAI OpenAPI schemas (Anthropic's
+ * envelope for `/v1/messages`). Of a partial exchange (the client left, or the recording was cut), the whole events
+ * of a stream are checked, and nothing of a JSON body.
+ */
 export function checkExchanges(
   validator: OpenApiSchemaValidator,
   exchanges: readonly RecordedExchange[],
 ): ExchangeReport {
-  const report: ExchangeReport = { checked: {}, anthropicMessages: 0, statuses: [], problems: [] };
+  const report: ExchangeReport = { checked: {}, anthropicMessages: 0, extensions: 0, statuses: [], problems: [] };
   const check = (exchange: RecordedExchange, name: OpenAiSchemaName, text: string) => {
     report.checked[name] = (report.checked[name] ?? 0) + 1;
     const where = `${exchange.method} ${exchange.path} → ${exchange.status}`;
@@ -31,31 +40,40 @@ export function checkExchanges(
   for (const exchange of exchanges) {
     report.statuses.push(exchange.status);
     const route = exchange.path.split('?')[0] ?? '';
+    const isStream = exchange.contentType.startsWith('text/event-stream');
+    // A HEAD answer has no body by definition; a JSON body cut short cannot be parsed.
+    if (exchange.method === 'HEAD' || (exchange.isPartial === true && !isStream)) continue;
     if (route === '/v1/messages') {
       report.anthropicMessages += 1;
       report.problems.push(...problemsOfAnthropicExchange(exchange));
     } else if (exchange.status >= 400) {
       check(exchange, 'ErrorResponse', exchange.body);
+    } else if (extensionRoutes.has(route)) {
+      report.extensions += 1;
     } else if (route === '/v1/models') {
       check(exchange, 'ListModelsResponse', exchange.body);
     } else if (route.startsWith('/v1/models/')) {
       check(exchange, 'Model', exchange.body);
-    } else if (route === '/v1/chat/completions' && exchange.contentType.startsWith('text/event-stream')) {
+    } else if (route === '/v1/chat/completions' && isStream) {
       checkStream(exchange, check, report.problems);
       report.problems.push(
         ...problemsOfIdentity(
           exchange,
-          sseEvents(exchange.body).map((event) => event.data),
+          sseEvents(exchange).map((event) => event.data),
         ),
       );
     } else if (route === '/v1/chat/completions') {
       check(exchange, 'CreateChatCompletionResponse', exchange.body);
       report.problems.push(...problemsOfIdentity(exchange, [exchange.body]));
-    } else if (route === '/v1/responses' && exchange.contentType.startsWith('text/event-stream')) {
+    } else if (route === '/v1/responses' && isStream) {
       report.problems.push(...problemsOfResponseStream(exchange, check));
     } else if (route === '/v1/responses') {
       check(exchange, 'Response', exchange.body);
       report.problems.push(...problemsOfIdentity(exchange, [exchange.body]));
+    } else if (route.startsWith('/v1/responses/')) {
+      check(exchange, 'Response', exchange.body);
+    } else if (route === '/v1/images/generations') {
+      check(exchange, 'ImagesResponse', exchange.body);
     } else {
       report.problems.push(`${exchange.method} ${exchange.path}: no schema for this endpoint`);
     }
@@ -79,10 +97,15 @@ function problemsOfIdentity(exchange: RecordedExchange, bodies: readonly string[
   return problems;
 }
 
-/** The data of each SSE event, per the HTML spec's event-stream format: events end at a blank line. */
-function sseEvents(body: string): Array<{ name: string | undefined; data: string }> {
-  return body
-    .split(/\r?\n\r?\n/)
+/**
+ * The data of each SSE event, per the HTML spec's event-stream format: events end at a blank line. Of a partial
+ * exchange, an event the recording cut short is left out.
+ */
+function sseEvents(exchange: RecordedExchange): Array<{ name: string | undefined; data: string }> {
+  const pieces = exchange.body.split(/\r?\n\r?\n/);
+  // The text after the last blank line is an unfinished event (empty when the body ends with one).
+  const whole = exchange.isPartial === true ? pieces.slice(0, -1) : pieces;
+  return whole
     .map((event) => {
       const lines = event.split(/\r?\n/);
       const name = lines
@@ -122,12 +145,13 @@ function problemsOfAnthropicExchange(exchange: RecordedExchange): string[] {
       ? []
       : [`${where}: not an Anthropic ${expected}: ${exchange.body.slice(0, 200)}`];
   }
-  const events = sseEvents(exchange.body);
+  const events = sseEvents(exchange);
   const problems = events
     .filter((event) => !anthropicEventTypes.has(event.name ?? '') || typeOf(event.data) !== event.name)
     .map((event) => `${where}: event ${event.name ?? '(unnamed)'} with data ${event.data.slice(0, 200)}`);
   const lastName = events.at(-1)?.name;
-  if (lastName !== 'message_stop' && lastName !== 'error') problems.push(`${where}: the stream ends with ${lastName}`);
+  const isEnded = lastName === 'message_stop' || lastName === 'error';
+  if (!isEnded && exchange.isPartial !== true) problems.push(`${where}: the stream ends with ${lastName}`);
   return problems;
 }
 
@@ -143,7 +167,8 @@ function problemsOfResponseStream(
   check: (exchange: RecordedExchange, name: OpenAiSchemaName, text: string) => void,
 ): string[] {
   const where = `${exchange.method} ${exchange.path} → ${exchange.status}`;
-  const events = sseEvents(exchange.body);
+  const events = sseEvents(exchange);
+  if (events.length === 0 && exchange.isPartial === true) return [];
   const problems: string[] = [];
   const responses: string[] = [];
   events.forEach((event, index) => {
@@ -160,7 +185,7 @@ function problemsOfResponseStream(
   if (created?.type !== 'response.created') problems.push(`${where}: the stream starts with ${String(created?.type)}`);
   else if (JSON.stringify(created.response?.output) !== '[]')
     problems.push(`${where}: response.created carries output`);
-  if (!terminalResponseEvents.has(events.at(-1)?.name ?? '')) {
+  if (!terminalResponseEvents.has(events.at(-1)?.name ?? '') && exchange.isPartial !== true) {
     problems.push(`${where}: the stream ends with ${events.at(-1)?.name ?? 'nothing'}`);
   }
   return [...problems, ...problemsOfIdentity(exchange, responses)];
@@ -171,10 +196,10 @@ function checkStream(
   check: (exchange: RecordedExchange, name: OpenAiSchemaName, text: string) => void,
   problems: string[],
 ): void {
-  const events = sseEvents(exchange.body).map((event) => event.data);
+  const events = sseEvents(exchange).map((event) => event.data);
   const last = events.at(-1);
   const endsWithError = last !== undefined && last.startsWith('{"error"');
-  if (last !== '[DONE]' && !endsWithError) {
+  if (last !== '[DONE]' && !endsWithError && exchange.isPartial !== true) {
     problems.push(`${exchange.path}: the stream ends with neither [DONE] nor an error event`);
   }
   const chunks = last === '[DONE]' || endsWithError ? events.slice(0, -1) : events;

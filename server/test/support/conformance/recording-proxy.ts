@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One request through the proxy and the gateway's answer, byte for byte (bodies decoded as UTF-8). */
@@ -10,6 +10,11 @@ export type RecordedExchange = {
   status: number;
   contentType: string;
   body: string;
+  /**
+   * True when only the beginning of the answer was kept: the client or the gateway left before its end (a client
+   * disconnect), or the body outgrew what the proxy records. Only the whole events of a partial stream are checked.
+   */
+  isPartial?: boolean;
 };
 
 export type RecordingProxy = {
@@ -21,11 +26,27 @@ export type RecordingProxy = {
 };
 
 /**
+ * Headers about one connection (RFC 9110 §7.6.1), which each hop sets for itself: an HTTP/1.0 client gets its answer
+ * unchunked and ended by the close of the connection, whatever framing the gateway used towards the proxy.
+ */
+const hopByHopHeaders = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te']);
+
+function withoutHopByHopHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !hopByHopHeaders.has(name.toLowerCase())));
+}
+
+/** A test streaming 100 MB needs no copy of it all: the first 16 MiB of a body are checked, the rest passes. */
+const maxRecordedBytes = 16 * 1024 * 1024;
+
+/**
  * A pass-through HTTP proxy in front of the gateway that keeps a copy of every response, so that what any SDK in any
- * language received can be checked against the OpenAPI schemas. Streams are forwarded as each piece arrives.
+ * language received can be checked against the OpenAPI schemas. Streams are forwarded as each piece arrives, and the
+ * proxy stops reading the gateway while the client is not reading (backpressure passes through); a client that
+ * leaves closes the gateway's connection too.
  */
 export async function startRecordingProxy(targetUrl: string): Promise<RecordingProxy> {
   const target = new URL(targetUrl);
+  const agent = new Agent({ keepAlive: true });
   let exchanges: RecordedExchange[] = [];
   const server = createServer((clientRequest, clientResponse) => {
     const requestPieces: Buffer[] = [];
@@ -36,16 +57,17 @@ export async function startRecordingProxy(targetUrl: string): Promise<RecordingP
         port: target.port,
         method: clientRequest.method,
         path: clientRequest.url,
-        headers: { ...clientRequest.headers, host: target.host },
+        headers: { ...withoutHopByHopHeaders(clientRequest.headers), host: target.host },
+        agent,
       },
       (gatewayResponse: IncomingMessage) => {
-        clientResponse.writeHead(gatewayResponse.statusCode ?? 502, gatewayResponse.headers);
+        clientResponse.writeHead(gatewayResponse.statusCode ?? 502, withoutHopByHopHeaders(gatewayResponse.headers));
         const pieces: Buffer[] = [];
-        gatewayResponse.on('data', (piece: Buffer) => {
-          pieces.push(piece);
-          clientResponse.write(piece);
-        });
-        gatewayResponse.on('end', () => {
+        let recordedBytes = 0;
+        let isRecorded = false;
+        const record = (isWhole: boolean) => {
+          if (isRecorded) return;
+          isRecorded = true;
           exchanges.push({
             method: clientRequest.method ?? '',
             path: clientRequest.url ?? '',
@@ -53,8 +75,27 @@ export async function startRecordingProxy(targetUrl: string): Promise<RecordingP
             status: gatewayResponse.statusCode ?? 0,
             contentType: String(gatewayResponse.headers['content-type'] ?? ''),
             body: Buffer.concat(pieces).toString('utf8'),
+            ...(isWhole && recordedBytes <= maxRecordedBytes ? {} : { isPartial: true }),
           });
+        };
+        gatewayResponse.on('data', (piece: Buffer) => {
+          if (recordedBytes < maxRecordedBytes) pieces.push(piece.subarray(0, maxRecordedBytes - recordedBytes));
+          recordedBytes += piece.length;
+          if (!clientResponse.write(piece)) {
+            gatewayResponse.pause();
+            clientResponse.once('drain', () => gatewayResponse.resume());
+          }
+        });
+        gatewayResponse.on('end', () => {
+          record(true);
           clientResponse.end();
+        });
+        gatewayResponse.on('error', () => undefined);
+        gatewayResponse.on('close', () => {
+          if (!gatewayResponse.complete) {
+            record(false);
+            clientResponse.destroy();
+          }
         });
       },
     );
@@ -75,6 +116,7 @@ export async function startRecordingProxy(targetUrl: string): Promise<RecordingP
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      agent.destroy();
     },
   };
 }
