@@ -7,6 +7,19 @@ const serverSource = path.resolve(import.meta.dirname, 'server/src');
 const serverFolders = readdirSync(serverSource, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
+/** The files at the root of server/src: the composition roots and what only they use (start-up, logging). */
+const serverRootFiles = readdirSync(serverSource, { withFileTypes: true })
+  .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+  .map((entry) => entry.name);
+
+/**
+ * Which folders may import a file at the root of server/src: none but the CLI (a composition root of its own), except
+ * the start-up error that the configuration checks throw. Root files import each other freely.
+ */
+const rootFileImporters = {
+  default: { importers: ['cli'], why: 'the files at the root of server/src are composition roots' },
+  'startup-error.ts': { importers: ['cli', 'config'], why: 'only start-up code throws a StartupError' },
+};
 
 const leaves = ['errors', 'lib', 'openai-api'];
 
@@ -57,7 +70,10 @@ const boundaries = {
     why: 'the pipeline never imports http',
   },
   images: { forbidden: ['http', 'cli', 'responses', 'chats', 'simulators'], why: 'images/ never imports http' },
-  responses: { forbidden: ['http', 'cli', 'images', 'chats'], why: 'responses/ never imports http' },
+  responses: {
+    forbidden: ['http', 'cli', 'images', 'chats', 'simulators'],
+    why: 'responses/ never imports http, and reaches vendors through their adapters, never their simulators',
+  },
   http: { forbidden: ['cli', 'simulators'], why: 'http/ serves the domain; it is not a composition root' },
   cli: { forbidden: ['http', 'simulators'], why: 'the CLI works on the domain, not through http' },
 };
@@ -93,7 +109,18 @@ const folderImportsRule = {
       if (!boundary || !source.startsWith('.')) return;
       const target = path.relative(serverSource, path.resolve(path.dirname(context.filename), source));
       const targetPart = target.split(path.sep)[0];
-      if (target.startsWith('..') || targetPart === fromPart || !serverFolders.includes(targetPart)) return;
+      if (target.startsWith('..') || targetPart === fromPart) return;
+      if (serverRootFiles.includes(targetPart)) {
+        const rule = rootFileImporters[targetPart] ?? rootFileImporters.default;
+        if (!rule.importers.includes(fromPart)) {
+          context.report({
+            node: node.source,
+            message: `${fromPart}/ may not import ${targetPart}: ${rule.why} (STYLE.md §3).`,
+          });
+        }
+        return;
+      }
+      if (!serverFolders.includes(targetPart)) return;
       const isAllowed = boundary.allowed
         ? boundary.allowed.includes(targetPart)
         : !boundary.forbidden.includes(targetPart);

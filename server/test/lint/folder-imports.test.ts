@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { before, describe, test } from 'node:test';
+import { ESLint } from 'eslint';
+
+const repositoryRoot = path.resolve(import.meta.dirname, '../../..');
+
+/** The import boundaries of STYLE.md §3, as `eslint.config.js` enforces them, on a one-line file at `filePath`. */
+describe('lint: import boundaries between the parts of server/src', () => {
+  let eslint: ESLint;
+  before(() => {
+    eslint = new ESLint({ cwd: repositoryRoot });
+  });
+
+  const boundaryMessages = async (filePath: string, source: string): Promise<string[]> => {
+    const [result] = await eslint.lintText(`import { x } from '${source}';\nexport const y = x;\n`, { filePath });
+    assert.ok(result, 'a lint result');
+    return result.messages
+      .filter((message) => message.ruleId === 'architecture/folder-imports')
+      .map((message) => message.message);
+  };
+
+  test('a domain folder may not import a file at the root of server/src (the composition roots)', async () => {
+    for (const target of ['start-gateway.ts', 'app.ts', 'main.ts', 'logger.ts']) {
+      const messages = await boundaryMessages('server/src/providers/example.ts', `../${target}`);
+      assert.equal(messages.length, 1, `providers/ importing ${target}`);
+      assert.match(messages[0] ?? '', new RegExp(`providers/ may not import ${target.replace('.', '\\.')}`));
+    }
+    const fromPipeline = await boundaryMessages('server/src/pipeline/example.ts', '../app.ts');
+    assert.equal(fromPipeline.length, 1);
+  });
+
+  test('the CLI and the root files may import root files; config/ may import the start-up error', async () => {
+    assert.deepEqual(await boundaryMessages('server/src/cli/example.ts', '../prepare-database.ts'), []);
+    assert.deepEqual(await boundaryMessages('server/src/main.ts', './start-gateway.ts'), []);
+    assert.deepEqual(await boundaryMessages('server/src/config/example.ts', '../startup-error.ts'), []);
+    assert.equal((await boundaryMessages('server/src/db/example.ts', '../startup-error.ts')).length, 1);
+  });
+
+  test('responses/ may not import the simulators', async () => {
+    const messages = await boundaryMessages(
+      'server/src/responses/example.ts',
+      '../simulators/openai/handle-responses.ts',
+    );
+    assert.equal(messages.length, 1);
+    assert.match(messages[0] ?? '', /responses\/ may not import simulators\//);
+  });
+
+  test('allowed folder imports pass: the pipeline imports providers, images import routing', async () => {
+    assert.deepEqual(await boundaryMessages('server/src/pipeline/example.ts', '../providers/registry.ts'), []);
+    assert.deepEqual(await boundaryMessages('server/src/images/example.ts', '../routing/try-routes.ts'), []);
+  });
+});
