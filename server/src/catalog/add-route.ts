@@ -62,8 +62,11 @@ export async function addRoute(deps: AddRouteDeps, input: AddRouteInput): Promis
 /** Every hosted vendor needs our key; local servers (vLLM, Ollama, llama.cpp) may run without one. */
 export function checkCredential(provider: string, credential: string | undefined): void {
   if (!credential && !localProviders.has(provider)) {
-    throw new InvalidRequestError(`A ${provider} route needs a credential (the vendor API key or access token).`, {
-      param: 'api_key',
-    });
+    throw new InvalidRequestError(
+      `Routes to \`${provider}\` need a credential (the vendor's API key or access token).`,
+      {
+        param: 'api_key',
+      },
+    );
   }
 }

@@ -33,9 +33,7 @@ const usage = `usage: npm run cli -- <command>
 type Command = (context: CliContext, action: string | undefined, args: readonly string[]) => Promise<void>;
 
 const commands: Record<string, Command> = {
-  migrate: async (context, action, args) => {
-    const extra = [action, ...args].filter((arg) => arg !== undefined);
-    if (extra.length > 0) throw new UsageError(`migrate takes no arguments, got "${extra.join(' ')}"`);
+  migrate: async (context) => {
     context.print('migrations applied and catalogue seeded; the database is up to date');
   },
   user: runUserCommand,
@@ -45,16 +43,27 @@ const commands: Record<string, Command> = {
   model: runModelCommand,
 };
 
+/**
+ * Argument checks that need no database, run before it is opened: every command migrates the database first, so
+ * `migrate` with a stray argument would otherwise apply the migrations and only then refuse.
+ */
+const argumentChecks: Partial<Record<string, (args: readonly string[]) => void>> = {
+  migrate: (args) => {
+    if (args.length > 0) throw new UsageError(`migrate takes no arguments, got "${args.join(' ')}"`);
+  },
+};
+
 /** The operator CLI: works on the same DATA_DIR or DATABASE_URL as a running server, which sees changes within a second. */
 async function main(argv: readonly string[]): Promise<number> {
   const [group, ...rest] = argv;
   const command = group === undefined ? undefined : commands[group];
-  if (!command) {
+  if (group === undefined || !command) {
     process.stderr.write(
       `${group === undefined || group === '--help' ? '' : `unknown command "${group}"\n`}${usage}\n`,
     );
     return group === '--help' ? 0 : 2;
   }
+  argumentChecks[group]?.(rest);
   const config = readConfig();
   const database = openDatabase(config.database);
   try {

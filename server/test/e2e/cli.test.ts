@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
+import { parseConfig } from '../../src/config/config.ts';
 import { runCli } from '../support/run-cli.ts';
 import { databaseKinds } from '../support/test-databases.ts';
 import { startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
@@ -181,7 +185,7 @@ for (const databaseKind of databaseKinds) {
         ],
         [
           ['route', 'add', '--model', 'gpt-4o', '--provider', 'openai', '--base-url', 'https://x.example'],
-          /needs a credential/,
+          /Routes to `openai` need a credential/,
           1,
         ],
         [['frobnicate'], /unknown command/, 2],
@@ -196,3 +200,20 @@ for (const databaseKind of databaseKinds) {
     });
   });
 }
+
+describe('operator CLI arguments checked before the database', () => {
+  test('migrate with a stray argument is refused without opening or migrating any database', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-cli-'));
+    try {
+      const result = await runCli(parseConfig({ DATA_DIR: dataDir }), ['migrate', 'now']);
+      assert.equal(result.exitCode, 2, result.stderr);
+      assert.match(result.stderr, /migrate takes no arguments, got "now"/);
+      assert.deepEqual(readdirSync(dataDir), [], 'no database file, no key file: nothing was touched');
+      const migrated = await runCli(parseConfig({ DATA_DIR: dataDir }), ['migrate']);
+      assert.equal(migrated.exitCode, 0, migrated.stderr);
+      assert.notDeepEqual(readdirSync(dataDir), [], 'without the stray argument the database is created');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
