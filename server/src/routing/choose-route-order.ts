@@ -95,7 +95,8 @@ export function hashToUnit(affinityKey: string, routeId: string): number {
   return (digest.readUIntBE(0, 6) + 0.5) / 2 ** 48;
 }
 
-function isAllowedFor(route: RoutingCandidate, userId: string): boolean {
+/** Rule 1 of the policy: a route reserved for accounts serves only them (`/v1/models` lists what an account can use). */
+export function isAllowedFor(route: Pick<RoutingCandidate, 'reservedForUserIds'>, userId: string): boolean {
   const reserved = route.reservedForUserIds ?? [];
   return reserved.length === 0 || reserved.includes(userId);
 }

@@ -66,4 +66,23 @@ describe('routes reserved for an account', () => {
     assert.equal(refusal.headers?.get('retry-after') ?? null, null, 'no promise of a retry: the route is not theirs');
     assert.equal(await fixture.upstreamRequests(), upstreamBefore, 'no upstream call');
   });
+
+  test('/v1/models lists a model whose only route is reserved to its owner, and hides it from other accounts', async () => {
+    const model = 'gpt-4.1-mini';
+    const listed = async (client: OpenAI) => (await client.models.list()).data.map((entry) => entry.id);
+    assert.ok((await listed(other)).includes(model), 'listed while the sandbox route serves every account');
+    await fixture.addRoute({ model, base_url: fixture.openAiBase(), reserved_for: [ownerId] });
+    assert.ok((await listed(owner)).includes(model), 'the owner sees it');
+    assert.equal((await owner.models.retrieve(model)).id, model);
+    const otherList = await listed(other);
+    assert.ok(!otherList.includes(model), 'another account does not');
+    assert.ok(otherList.includes('gpt-4o'), 'models with a shared route stay listed');
+    const lookup = await other.models.retrieve(model).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.ok(lookup instanceof OpenAI.APIError, String(lookup));
+    assert.equal(lookup.status, 404);
+    assert.equal(lookup.code, 'model_not_found');
+  });
 });

@@ -9,8 +9,8 @@ import { toUnixSeconds } from '../../lib/clock.ts';
 import { microsToUsd } from '../../lib/money.ts';
 import { formatUsdDecimal, formatUsdPerToken } from '../../openai-api/format-usd-decimal.ts';
 import type { ModelObject, ModelPricing } from '../../openai-api/model-object.ts';
-import type { AuthenticateDeps } from '../../pipeline/authenticate.ts';
-import { authenticate } from '../../pipeline/authenticate.ts';
+import { authenticate, type AuthenticateDeps, type Caller } from '../../pipeline/authenticate.ts';
+import { isAllowedFor } from '../../routing/choose-route-order.ts';
 import { readAuthHeaders } from '../read-auth-headers.ts';
 
 export type ModelsRouteDeps = AuthenticateDeps & {
@@ -19,25 +19,31 @@ export type ModelsRouteDeps = AuthenticateDeps & {
   imagePriceTiers: Pick<ImagePriceTiers, 'tiersFor'>;
 };
 
-/** `GET /v1/models` and `GET /v1/models/{id}`: the models this key can reach, in the OpenAI list shape. */
+/**
+ * `GET /v1/models` and `GET /v1/models/{id}`: the models this key can reach, in the OpenAI list shape. A model is
+ * listed when the key may use it and it has a route the account may use: a model whose only routes are reserved for
+ * other accounts (dedicated channels, docs/routing.md) is not shown to this one.
+ */
 export function registerModelRoutes(app: FastifyInstance, deps: ModelsRouteDeps): void {
-  const visibleModels = (allowed: ReadonlySet<string> | null) =>
-    deps.priceList
-      .list()
-      .filter((model) => deps.routeTable.routesFor(model.id).length > 0 && (!allowed || allowed.has(model.id)));
+  const visibleModels = (caller: Caller) =>
+    deps.priceList.list().filter((model) => {
+      const allowed = caller.key.allowedModels;
+      const routes = deps.routeTable.routesFor(model.id).filter((route) => isAllowedFor(route, caller.userId));
+      return routes.length > 0 && (!allowed || allowed.has(model.id));
+    });
 
   app.get('/v1/models', async (request) => {
     const caller = await authenticate(deps, readAuthHeaders(request));
     return {
       object: 'list',
-      data: visibleModels(caller.key.allowedModels).map((model) => toModelObject(model, deps)),
+      data: visibleModels(caller).map((model) => toModelObject(model, deps)),
     };
   });
 
   app.get<{ Params: { '*': string } }>('/v1/models/*', async (request) => {
     const caller = await authenticate(deps, readAuthHeaders(request));
     const id = request.params['*'];
-    const model = visibleModels(caller.key.allowedModels).find((candidate) => candidate.id === id);
+    const model = visibleModels(caller).find((candidate) => candidate.id === id);
     if (!model) {
       throw new ModelNotFoundError(`The model \`${id}\` does not exist or you do not have access to it.`, {
         param: 'model',
