@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { gatewayRouteHeader } from './gateway-route-header.ts';
 import { createSseResponse, type SseResponse } from './sse-response.ts';
 
 /** A Fastify reply that may turn into a server-sent event stream, and notices when the client leaves. */
@@ -8,6 +9,12 @@ export type EventStreamReply = {
   signal: AbortSignal;
   /** Takes the raw socket from Fastify and sends the stream's headers: the reply's own plus `headers`. Idempotent. */
   open: (headers: Record<string, string>) => void;
+  /**
+   * Opens the stream (if not yet open) once the route that answers is known, and shows it to operator keys
+   * (docs/routing.md): in `x-gateway-route`, or, when the headers already went out for keep-alives before the route
+   * was known, in one SSE comment line `: gateway-route <id>` before the first data event. Idempotent.
+   */
+  openWithRoute: (caller: { isOperator: boolean }, routeId: string) => void;
   /**
    * Opens the stream (without extra headers) once `keepAliveIntervalMs` pass without `open`, so keep-alives flow while
    * the upstream is silent before its first chunk. Returns the function that cancels the pending opening.
@@ -20,7 +27,8 @@ export function createEventStreamReply(reply: FastifyReply, keepAliveIntervalMs:
   reply.raw.on('close', () => {
     if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the connection.'));
   });
-  const stream = createSseResponse({ response: reply.raw, headers: {}, keepAliveIntervalMs });
+  const stream = createSseResponse({ response: reply.raw, keepAliveIntervalMs });
+  let isRouteShown = false;
   const open = (headers: Record<string, string>) => {
     if (stream.isStarted) return;
     reply.hijack();
@@ -34,6 +42,12 @@ export function createEventStreamReply(reply: FastifyReply, keepAliveIntervalMs:
     stream,
     signal: controller.signal,
     open,
+    openWithRoute: (caller, routeId) => {
+      if (isRouteShown) return;
+      isRouteShown = true;
+      if (!stream.isStarted) open(gatewayRouteHeader(caller, routeId));
+      else if (caller.isOperator) stream.writeComment(`gateway-route ${routeId}`);
+    },
     openWhenSilent: () => {
       const timer = setTimeout(() => {
         if (!controller.signal.aborted) open({});

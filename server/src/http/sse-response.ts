@@ -13,6 +13,8 @@ export type SseResponse = {
   writeData: (json: string) => boolean;
   /** A named event (`event:` line), as Anthropic's Messages stream uses. */
   writeEvent: (name: string, json: string) => boolean;
+  /** A comment line (`: <text>`), which SSE clients skip; `text` is one line. */
+  writeComment: (text: string) => boolean;
   writeDone: () => void;
   /** Resolves once the socket's buffer has drained, or at once when it is not full or the client has gone. */
   waitForDrain: () => Promise<void>;
@@ -20,11 +22,7 @@ export type SseResponse = {
   readonly isStarted: boolean;
 };
 
-export function createSseResponse(input: {
-  response: ServerResponse;
-  headers: Record<string, string>;
-  keepAliveIntervalMs: number;
-}): SseResponse {
+export function createSseResponse(input: { response: ServerResponse; keepAliveIntervalMs: number }): SseResponse {
   const { response } = input;
   let isStarted = false;
   let timer: NodeJS.Timeout | undefined;
@@ -47,7 +45,6 @@ export function createSseResponse(input: {
       if (isStarted) return;
       isStarted = true;
       response.writeHead(200, {
-        ...input.headers,
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-cache, no-transform',
         connection: 'keep-alive',
@@ -59,6 +56,7 @@ export function createSseResponse(input: {
     },
     writeData: (json) => write(`data: ${json}\n\n`),
     writeEvent: (name, json) => write(`event: ${name}\ndata: ${json}\n\n`),
+    writeComment: (text) => write(`: ${text.replace(/[\r\n]+/g, ' ')}\n\n`),
     writeDone: () => {
       write('data: [DONE]\n\n');
     },

@@ -61,7 +61,7 @@ function createHttpChatSink(input: {
       completion = value;
     },
     awaitStream: events.openWhenSilent,
-    startStream: (origin) => events.open(gatewayRouteHeader(input.caller, origin.routeId)),
+    startStream: (origin) => events.openWithRoute(input.caller, origin.routeId),
     sendChunk: (chunk: ChatChunk) => stream.writeData(JSON.stringify(chunk)),
     waitForDrain: stream.waitForDrain,
     sendStreamError: (error) => {

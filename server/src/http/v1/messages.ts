@@ -99,7 +99,7 @@ function createHttpMessageSink(input: {
     // Keep-alives before `message_start` are SSE comments, which Anthropic's SDKs skip like any SSE parser.
     awaitStream: events.openWhenSilent,
     startStream: (origin) => {
-      events.open(gatewayRouteHeader(input.caller, origin.routeId));
+      events.openWithRoute(input.caller, origin.routeId);
       writeEvents(input.stream.start());
     },
     sendChunk: (chunk) => writeEvents(input.stream.convertChunk(chunk)),

@@ -79,7 +79,8 @@ function createHttpResponseSink(input: {
     },
     awaitStream: events.openWhenSilent,
     sendEvent: (event, origin) => {
-      events.open(origin.routeId === undefined ? {} : gatewayRouteHeader(caller, origin.routeId));
+      if (origin.routeId === undefined) events.open({});
+      else events.openWithRoute(caller, origin.routeId);
       if (event.type === 'error') request.log.warn({ code: event.code }, 'response stream ended with an error');
       // The Responses stream names each event (`event: <type>`) before its data line (wire-formats.md §2.3).
       return stream.writeEvent(event.type, JSON.stringify(event));
