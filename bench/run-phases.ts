@@ -89,7 +89,11 @@ export async function runPhases(
   };
 }
 
-/** Resident memory of each local gateway with many concurrent streams, short answers then ten times longer ones. */
+/**
+ * Resident memory with many concurrent streams, short answers then ten times longer ones, each on a fresh process
+ * (so that one figure does not start from what the other left): our gateway on SQLite in both memory modes and on
+ * PostgreSQL + Redis, and another gateway's running process when one is measured.
+ */
 async function measureGatewayMemory(
   options: BenchOptions,
   systems: BenchSystems,
@@ -97,24 +101,28 @@ async function measureGatewayMemory(
 ): Promise<Map<string, MemoryResult[]>> {
   const { durations } = options;
   const memory = new Map<string, MemoryResult[]>();
-  for (const target of systems.gateways) {
-    if (target.pid === undefined) continue;
+  for (const subject of systems.memorySubjects) {
     const runs: MemoryResult[] = [];
     for (const chunkCount of [64, 640]) {
       log(
-        `resident memory of ${target.label}: ${durations.memoryStreamCount} streams of ${chunkCount} chunks over ${durations.memoryStreamSeconds} s`,
+        `resident memory of ${subject.label}: ${durations.memoryStreamCount} streams of ${chunkCount} chunks over ${durations.memoryStreamSeconds} s`,
       );
-      runs.push(
-        await measureMemory({
-          target,
-          mockUrl: systems.mockUrl,
-          streamCount: durations.memoryStreamCount,
-          streamSeconds: durations.memoryStreamSeconds,
-          chunkCount,
-        }),
-      );
+      const { target, stop } = await subject.start();
+      try {
+        runs.push(
+          await measureMemory({
+            target,
+            mockUrl: systems.mockUrl,
+            streamCount: durations.memoryStreamCount,
+            streamSeconds: durations.memoryStreamSeconds,
+            chunkCount,
+          }),
+        );
+      } finally {
+        await stop();
+      }
     }
-    memory.set(target.label, runs);
+    memory.set(subject.label, runs);
   }
   return memory;
 }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { vendorCredentialKeys } from '../server/src/config/config.ts';
+import { readStartEnvironment } from './read-start-environment.ts';
 import { startNodeProcess, type BenchProcess } from './start-process.ts';
 
 /** The gateway under test in its full paid configuration, with the key and model a client uses. */
@@ -25,6 +26,8 @@ export async function startBenchGateway(input: {
   database?: { databaseUrl: string; redisUrl: string };
   cpuProfileDir?: string;
   nodeArgs: readonly string[];
+  /** Settings on top of the bench's own, e.g. `MEMORY_MODE`. */
+  environment?: Record<string, string>;
 }): Promise<BenchGateway> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-bench-'));
   const port = await findFreePort();
@@ -40,6 +43,8 @@ export async function startBenchGateway(input: {
     DEFAULT_REQUESTS_PER_MINUTE: '1000000',
     DATABASE_URL: input.database?.databaseUrl ?? '',
     REDIS_URL: input.database?.redisUrl ?? '',
+    ...readStartEnvironment(),
+    ...input.environment,
   };
   try {
     const cli = (...args: string[]) => runCli(env, args);

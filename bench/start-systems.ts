@@ -14,10 +14,18 @@ export type BenchSystems = {
   gateways: BenchTarget[];
   /** Systems that could not be started, with the reason shown in the table. */
   notRun: Map<string, string>;
+  /** What the memory figures measure: each start gives a fresh process (another gateway's is its running one). */
+  memorySubjects: MemorySubject[];
+};
+
+export type MemorySubject = {
+  label: string;
+  start: () => Promise<{ target: BenchTarget; stop: () => Promise<void> }>;
 };
 
 const chatPath = '/v1/chat/completions';
 const upstreamModel = 'mock-model';
+const sqliteLabel = 'gateway (SQLite)';
 const postgresLabel = 'gateway (PostgreSQL + Redis)';
 
 /** Starts every system; each started process registers its clean-up in `cleanups` at once. */
@@ -51,7 +59,24 @@ export async function startSystems(input: {
     model,
     pid: process.pid,
   });
-  const gateways = [target('gateway (SQLite)', gateway, gateway.apiKey, gateway.model)];
+  const gateways = [target(sqliteLabel, gateway, gateway.apiKey, gateway.model)];
+  const fresh = (label: string, settings: Omit<Parameters<typeof startBenchGateway>[0], 'upstreamUrl' | 'nodeArgs'>) =>
+    ({
+      label,
+      start: async () => {
+        const process = await startBenchGateway({
+          upstreamUrl: mock.url,
+          nodeArgs: options.gatewayNodeArgs,
+          ...settings,
+        });
+        cleanups.push(process.close);
+        return { target: target(label, process, process.apiKey, process.model), stop: process.close };
+      },
+    }) satisfies MemorySubject;
+  const memorySubjects: MemorySubject[] = [
+    fresh(sqliteLabel, {}),
+    fresh(`${sqliteLabel}, MEMORY_MODE=lean`, { environment: { MEMORY_MODE: 'lean' } }),
+  ];
   const notRun = new Map<string, string>();
   if (options.isPostgresSkipped) notRun.set(postgresLabel, 'not run: --no-postgres');
   else {
@@ -60,24 +85,33 @@ export async function startSystems(input: {
     else {
       cleanups.push(services.stop);
       log('starting the gateway (PostgreSQL + Redis)');
+      const database = async () => ({ databaseUrl: await services.newDatabase(), redisUrl: services.redisUrl });
       const scaled = await startBenchGateway({
         upstreamUrl: mock.url,
         nodeArgs: options.gatewayNodeArgs,
-        database: { databaseUrl: services.databaseUrl, redisUrl: services.redisUrl },
+        database: await database(),
       });
       cleanups.push(scaled.close);
       gateways.push(target(postgresLabel, scaled, scaled.apiKey, scaled.model));
+      memorySubjects.push({
+        label: postgresLabel,
+        start: async () => fresh(postgresLabel, { database: await database() }).start(),
+      });
     }
   }
   if (options.external) {
-    gateways.push({
+    const external: BenchTarget = {
       label: `target ${new URL(options.external.url).host}`,
       ...splitChatUrl(options.external.url),
       apiKey: options.external.key,
       model: options.external.model,
       pid: options.external.pid,
       extraHeaders: options.external.headers,
-    });
+    };
+    gateways.push(external);
+    if (external.pid !== undefined) {
+      memorySubjects.push({ label: external.label, start: async () => ({ target: external, stop: async () => {} }) });
+    }
   }
   return {
     mockUrl: mock.url,
@@ -85,5 +119,6 @@ export async function startSystems(input: {
     floor: target('raw floor', floor, 'sk-bench', gateway.model),
     gateways,
     notRun,
+    memorySubjects,
   };
 }

@@ -70,6 +70,7 @@ const environmentSchema = z.object({
   DEFAULT_DISCOUNT_PERCENT: percentAsBasisPoints({ maxPercent: 90 }).default(2000),
   DEFAULT_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   KEEPALIVE_INTERVAL_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  MEMORY_MODE: z.enum(['throughput', 'lean']).default('throughput'),
   IMAGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(900_000).default(300_000),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
   BODY_LIMIT_BYTES: z.coerce
@@ -133,6 +134,11 @@ export type Config = {
   readonly defaultRequestsPerMinute: number;
   /** Silence after which a stream gets a `: keep-alive` comment. */
   readonly keepAliveIntervalMs: number;
+  /**
+   * `throughput` (V8's defaults) or `lean`: V8 collects garbage sooner and keeps a small young generation, for about
+   * half the resident memory under many streams at the cost of CPU per request (docs/benchmarks.md).
+   */
+  readonly memoryMode: 'throughput' | 'lean';
   /** How long one upstream route may take to deliver every image of a request (polls and downloads included). */
   readonly imageTimeoutMs: number;
   readonly shutdownGraceMs: number;
@@ -205,6 +211,7 @@ export function parseConfig(environment: Readonly<Record<string, string | undefi
     defaultDiscountBasisPoints: values.DEFAULT_DISCOUNT_PERCENT,
     defaultRequestsPerMinute: values.DEFAULT_REQUESTS_PER_MINUTE,
     keepAliveIntervalMs: values.KEEPALIVE_INTERVAL_MS,
+    memoryMode: values.MEMORY_MODE,
     imageTimeoutMs: values.IMAGE_TIMEOUT_MS,
     shutdownGraceMs: values.SHUTDOWN_GRACE_MS,
     bodyLimitBytes: values.BODY_LIMIT_BYTES,
