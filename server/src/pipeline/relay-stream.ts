@@ -16,8 +16,9 @@ const encoder = new TextEncoder();
 
 /**
  * Forwards chunks to the client as they arrive (no buffering), with the requested model id, one stable id and
- * `created`. While the client's buffer is full the upstream is not read, so TCP flow control slows it down. Usage is taken off the stream and kept: it is sent after settlement, with the cost, and only if the
- * client asked for it. Returns when the upstream ends, or with `error` set when it breaks mid-stream.
+ * `created`. While the client's buffer is full the upstream is not read, so TCP flow control slows it down. Usage is
+ * taken off the stream and kept: it is sent after settlement, with the cost, and only if the client asked for it.
+ * Returns when the upstream ends, or with `error` set when it breaks mid-stream.
  */
 export async function relayStream(input: {
   chunks: AsyncIterator<ChatChunk>;

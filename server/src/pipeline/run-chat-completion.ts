@@ -16,7 +16,7 @@ import { chatRequestSchema, type ChatRequest } from '../openai-api/chat-request.
 import { parseWireRequest } from '../openai-api/parse-request.ts';
 import { UpstreamFailureError } from '../providers/provider-adapter.ts';
 import type { Caller } from './authenticate.ts';
-import { callProvider, type CallProviderDeps } from './call-provider.ts';
+import { callProvider, type CallProviderDeps, type ProviderCall } from './call-provider.ts';
 import type { ChatSink } from './chat-sink.ts';
 import { chooseRoutes } from './choose-routes.ts';
 import { fromWireUsage, toWireUsage } from './convert-usage.ts';
@@ -59,86 +59,109 @@ export async function runChatCompletion(
   const model = resolveModel(deps, { caller: input.caller, modelId: request.model, kind: 'text' });
   const routes = chooseRoutes(deps, model);
   const size = measureChatRequest(request);
-  const reservation = await reserveCredits(deps, {
-    caller: input.caller,
-    model,
-    size,
-    holdId: input.requestId,
-  });
+  const { caller, requestId } = input;
+  const reservation = await reserveCredits(deps, { caller, model, size, holdId: requestId });
   input.sink.setHeaders(reservation.rateLimitHeaders);
-  const context: CallContext = {
-    caller: input.caller,
-    requestId: input.requestId,
-    model,
-    size,
-    reservation,
-    startedAtMs,
-  };
-  const isStreaming = request.stream === true;
-  let call;
-  const isClientGoneBeforeCall = input.sink.signal.aborted;
-  const stopAwaitingStream = isStreaming ? input.sink.awaitStream() : () => undefined;
+  const context: CallContext = { caller, requestId, model, size, reservation, startedAtMs };
+  const call = await callRoutes(deps, { context, request, routes, sink: input.sink });
+  if (call.kind === 'completion') {
+    await finishCompletion(deps, context, call.completion, call.route, input.sink);
+    return;
+  }
+  await finishStream(deps, { context, request, call, sink: input.sink });
+}
+
+/**
+ * Calls the routes; when no answer comes, settles what the failure costs before the error goes on: the input of a
+ * call the client left while an upstream worked on it, nothing otherwise (the hold is released and the failure
+ * recorded).
+ */
+async function callRoutes(
+  deps: ChatCompletionDeps,
+  input: { context: CallContext; request: ChatRequest; routes: readonly Route[]; sink: ChatSink },
+): Promise<ProviderCall> {
+  const { context, sink } = input;
+  const isStreaming = input.request.stream === true;
+  const isClientGoneBeforeCall = sink.signal.aborted;
+  const stopAwaitingStream = isStreaming ? sink.awaitStream() : () => undefined;
   try {
-    call = await callProvider(deps.upstream, {
-      routes,
-      request: withOutputLimit(request, reservation),
-      model,
+    return await callProvider(deps.upstream, {
+      routes: input.routes,
+      request: withOutputLimit(input.request, context.reservation),
+      model: context.model,
       isStreaming,
-      signal: input.sink.signal,
-      requestId: input.requestId,
-      createdUnixSeconds: toUnixSeconds(startedAtMs),
-      userId: input.caller.userId,
+      signal: sink.signal,
+      requestId: context.requestId,
+      createdUnixSeconds: toUnixSeconds(context.startedAtMs),
+      userId: context.caller.userId,
     });
   } catch (error) {
-    if (input.sink.signal.aborted && !isClientGoneBeforeCall) {
+    if (sink.signal.aborted && !isClientGoneBeforeCall) {
       await settleAbandonedCall(deps, context);
       throw error;
     }
-    await deps.creditHolds.release(reservation.hold);
-    await finishReservation(deps, { reservation, usage: undefined });
+    await deps.creditHolds.release(context.reservation.hold);
+    await finishReservation(deps, { reservation: context.reservation, usage: undefined });
     await recordFailure(deps, context, error);
     throw error;
   } finally {
     stopAwaitingStream();
   }
-  if (call.kind === 'completion') {
-    await finishCompletion(deps, context, call.completion, call.route, input.sink);
-    return;
-  }
-  input.sink.startStream({ routeId: call.route.id });
-  const identity = { id: `chatcmpl-${input.requestId}`, created: toUnixSeconds(startedAtMs), model: request.model };
+}
+
+/**
+ * Relays a streamed answer, settles what was delivered, then ends the stream: with the usage chunk (and its cost)
+ * when the client asked for it and `[DONE]`, or with an in-stream error when the upstream broke off.
+ */
+async function finishStream(
+  deps: ChatCompletionDeps,
+  input: {
+    context: CallContext;
+    request: ChatRequest;
+    call: Extract<ProviderCall, { kind: 'stream' }>;
+    sink: ChatSink;
+  },
+): Promise<void> {
+  const { context, call, sink } = input;
+  sink.startStream({ routeId: call.route.id });
+  const identity = {
+    id: `chatcmpl-${context.requestId}`,
+    created: toUnixSeconds(context.startedAtMs),
+    model: input.request.model,
+  };
   const relay = await relayStream({
     chunks: call.chunks,
     firstChunk: call.firstChunk,
-    sink: input.sink,
+    sink,
     identity,
-    startedAtMs,
+    startedAtMs: context.startedAtMs,
     nowMs: deps.clock.nowMs,
   });
   if (relay.error !== undefined) await call.chunks.return?.().catch(() => undefined);
-  const usage = relay.vendorUsage ?? estimateDeliveredUsage({ ...size, deliveredTextBytes: relay.deliveredTextBytes });
+  const usage =
+    relay.vendorUsage ?? estimateDeliveredUsage({ ...context.size, deliveredTextBytes: relay.deliveredTextBytes });
   const isInterrupted = relay.error !== undefined;
   const settlement = await settle(deps, context, {
     usage,
     route: call.route,
     status: isInterrupted ? 'interrupted' : 'completed',
-    errorCode: isInterrupted ? describeInterruption(relay.error, input.sink.signal) : null,
+    errorCode: isInterrupted ? describeInterruption(relay.error, sink.signal) : null,
     timeToFirstTokenMs: relay.timeToFirstTokenMs ?? null,
   });
-  if (input.sink.signal.aborted) return;
+  if (sink.signal.aborted) return;
   if (isInterrupted) {
-    input.sink.sendStreamError(toStreamError(relay.error));
+    sink.sendStreamError(toStreamError(relay.error));
     return;
   }
-  if (request.stream_options?.include_usage === true) {
-    input.sink.sendChunk({
+  if (input.request.stream_options?.include_usage === true) {
+    sink.sendChunk({
       ...identity,
       object: 'chat.completion.chunk',
       choices: [],
       usage: toWireUsage(usage, microsToUsd(settlement.costMicros)),
     });
   }
-  input.sink.endStream();
+  sink.endStream();
 }
 
 async function finishCompletion(
@@ -191,7 +214,8 @@ async function settle(
     timeToFirstTokenMs: number | null;
   },
 ) {
-  // The reservation ends after the charge is counted in the key's spending, so its spend cap share covers it until then.
+  // The reservation ends after the charge is counted in the key's spending, so its spend cap share covers it until
+  // then.
   return settleCharge(deps, {
     caller: context.caller,
     hold: context.reservation.hold,

@@ -95,7 +95,7 @@ export function hashToUnit(affinityKey: string, routeId: string): number {
   return (digest.readUIntBE(0, 6) + 0.5) / 2 ** 48;
 }
 
-/** Rule 1 of the policy: a route reserved for accounts serves only them (`/v1/models` lists what an account can use). */
+/** Rule 1 of the policy: a route reserved for accounts serves only them (and `/v1/models` lists only usable models). */
 export function isAllowedFor(route: Pick<RoutingCandidate, 'reservedForUserIds'>, userId: string): boolean {
   const reserved = route.reservedForUserIds ?? [];
   return reserved.length === 0 || reserved.includes(userId);

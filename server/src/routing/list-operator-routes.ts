@@ -10,7 +10,8 @@ export type ListOperatorRoutesDeps = { db: Database; routeTable: RouteTable; rou
 
 /**
  * Every route with its live health on this node: the operator's routes from the database (disabled ones too), then
- * the implicit environment and sandbox routes (switched-off ones too). Credentials never leave: only whether one is set.
+ * the implicit environment and sandbox routes (switched-off ones too). Credentials never leave: only whether one is
+ * set.
  */
 export async function listOperatorRoutes(deps: ListOperatorRoutesDeps): Promise<{ data: OperatorRoute[] }> {
   const rows = await listRoutes(deps.db);

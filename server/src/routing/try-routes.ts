@@ -97,7 +97,8 @@ function createExhaustedError(failure: UpstreamFailure | undefined, task: string
 
 /**
  * No route could be tried. Every route is reserved for other accounts: none will come back for this one, so no
- * `Retry-After`. Every route is resting (open breaker, Retry-After) or full: fail fast, saying when one is expected back.
+ * `Retry-After`. Every route is resting (open breaker, Retry-After) or full: fail fast, saying when one is expected
+ * back.
  */
 function createNoRouteError(
   modelId: string,

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sumLedgerAccount, userLedgerAccount } from '../../src/db/ledger.ts';
 import { findUsageRecord } from '../../src/db/usage-records.ts';
+import { assertLedgerBalanced } from '../support/assert-ledger-balanced.ts';
 import { startRoutingFixture, type RoutingFixture } from '../support/routing-fixture.ts';
 
 type StreamStats = { openStreams: number; abortedStreams: number; completedStreams: number };
@@ -28,6 +29,8 @@ describe('a client that disconnects', () => {
     ({ key, userId } = await fixture.gateway.createUserWithKey({ balanceMicros: 10_000_000 }));
   });
   after(() => fixture.close());
+  // Every charge (and no charge) leaves the ledger balanced: double entry, cached balances equal to their entries.
+  afterEach(() => assertLedgerBalanced(fixture.gateway.gateway.database.db));
 
   const db = () => fixture.gateway.gateway.database.db;
   const balance = () => sumLedgerAccount(db(), userLedgerAccount(userId));

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import { sumLedgerAccount, userLedgerAccount } from '../../src/db/ledger.ts';
 import { findUsageRecord } from '../../src/db/usage-records.ts';
+import { assertLedgerBalanced } from '../support/assert-ledger-balanced.ts';
 import { startRoutingFixture, type RoutingFixture } from '../support/routing-fixture.ts';
 
 const keepAlive = ': keep-alive\n\n';
@@ -37,6 +38,8 @@ describe('keep-alives while the upstream is silent, and the first chunk within t
     fixture = await startRoutingFixture({ KEEPALIVE_INTERVAL_MS: '100' });
   });
   after(() => fixture.close());
+  // Every charge (and no charge) leaves the ledger balanced: double entry, cached balances equal to their entries.
+  afterEach(() => assertLedgerBalanced(fixture.gateway.gateway.database.db));
 
   test('a slow first chunk: the headers and keep-alive comments arrive before the first data event', async () => {
     await fixture.addRoute({ model: 'gpt-4o-mini', base_url: fixture.openAiBase('delay-first-byte=1200') });
@@ -132,6 +135,8 @@ describe('the route deadline bounds the wait for the first chunk (issue 3)', () 
     fixture = await startRoutingFixture({ KEEPALIVE_INTERVAL_MS: '100', ROUTE_DEADLINE_MS: '800' });
   });
   after(() => fixture.close());
+  // Every charge (and no charge) leaves the ledger balanced: double entry, cached balances equal to their entries.
+  afterEach(() => assertLedgerBalanced(fixture.gateway.gateway.database.db));
 
   test('a silent stream past the deadline ends with one in-stream 504 error, and nothing is charged', async () => {
     await fixture.addRoute({ model: 'o3', base_url: fixture.openAiBase('stall-after=0') });

@@ -38,7 +38,7 @@ describe('Azure OpenAI simulator', () => {
     assert.equal(body.object, 'chat.completion');
     assert.ok(body.choices[0]?.message.content);
     assert.equal(body.prompt_filter_results.length, 1);
-    assert.equal(body.model, 'gpt-4o-2025-08-07', "the deployment's underlying model, not the deployment name");
+    assert.equal(body.model, 'gpt-4o-2024-08-06', "the deployment's underlying model, not the deployment name");
   });
 
   it('takes the model from the deployment: no model in the body is needed, and one given is ignored', async () => {
@@ -47,11 +47,11 @@ describe('Azure OpenAI simulator', () => {
       choices: { message: { content: string } }[];
     };
     const bare = (await (await post(deploymentUrl(), { 'api-key': 'azure-key' })).json()) as typeof named;
-    assert.equal(named.model, 'gpt-4o-2025-08-07');
+    assert.equal(named.model, 'gpt-4o-2024-08-06');
     assert.equal(named.choices[0]?.message.content, bare.choices[0]?.message.content, 'the same model answered');
     const mini = `${simulator.url}/azure/openai/deployments/eu-gpt-4o-mini-2/chat/completions?api-version=2024-10-21`;
     const miniBody = (await (await post(mini, { 'api-key': 'azure-key' })).json()) as { model: string };
-    assert.equal(miniBody.model, 'gpt-4o-mini-2025-08-07', 'the longest model name in the deployment name');
+    assert.equal(miniBody.model, 'gpt-4o-mini-2024-07-18', 'the longest model name in the deployment name');
   });
 
   it("opens a stream with Azure's choices-less chunk of prompt-filter results", async () => {
@@ -68,7 +68,7 @@ describe('Azure OpenAI simulator', () => {
     assert.equal(filter?.prompt_index, 0);
     assert.ok(filter && 'hate' in filter.content_filter_results);
     assert.equal(first?.['object'], 'chat.completion.chunk');
-    assert.equal(first?.['model'], 'gpt-4o-2025-08-07');
+    assert.equal(first?.['model'], 'gpt-4o-2024-08-06');
     const [role] = first?.['choices'] as { delta: { role: string }; content_filter_results: object }[];
     assert.equal(role?.delta.role, 'assistant');
     assert.deepEqual(role.content_filter_results, {});

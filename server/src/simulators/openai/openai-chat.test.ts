@@ -34,7 +34,7 @@ describe('OpenAI chat completions simulator', () => {
     assert.equal(response.status, 200);
     assert.match(response.headers.get('x-request-id') ?? '', /^req_[0-9a-f]{32}$/);
     const body = (await response.json()) as Completion;
-    assert.equal(body.model, 'gpt-4o-2025-08-07');
+    assert.equal(body.model, 'gpt-4o-2024-08-06');
     const choice = body.choices[0];
     assert.ok(choice);
     assert.equal(choice.finish_reason, 'stop');

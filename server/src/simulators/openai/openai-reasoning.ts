@@ -15,7 +15,28 @@ export function openAiReasoningFor(model: string, effort: string | null | undefi
   return reasoningForEffort(effort ?? defaultEffort);
 }
 
-/** The dated snapshot OpenAI reports for an alias (e.g. `gpt-4o` → `gpt-4o-2025-08-07`); the gateway must hide it. */
+/**
+ * The snapshot each alias of the simulated catalogue points to, as OpenAI (and Azure, for a deployment of it) names
+ * it in `model`; each model has its own release date.
+ * @see https://platform.openai.com/docs/models
+ */
+const openAiSnapshots: Readonly<Record<string, string>> = {
+  'gpt-5.1': 'gpt-5.1-2025-11-13',
+  'gpt-5': 'gpt-5-2025-08-07',
+  'gpt-5-mini': 'gpt-5-mini-2025-08-07',
+  'gpt-5-nano': 'gpt-5-nano-2025-08-07',
+  'gpt-4.1': 'gpt-4.1-2025-04-14',
+  'gpt-4.1-mini': 'gpt-4.1-mini-2025-04-14',
+  'gpt-4o': 'gpt-4o-2024-08-06',
+  'gpt-4o-mini': 'gpt-4o-mini-2024-07-18',
+  o3: 'o3-2025-04-16',
+  'o4-mini': 'o4-mini-2025-04-16',
+};
+
+/**
+ * The dated snapshot OpenAI reports for an alias (e.g. `gpt-4o` → `gpt-4o-2024-08-06`); the gateway must hide it. A
+ * name with no known snapshot (already dated, or not in the table) is reported as asked.
+ */
 export function snapshotOpenAiModel(model: string): string {
-  return /-\d{4}-\d{2}-\d{2}$/.test(model) ? model : `${model}-2025-08-07`;
+  return openAiSnapshots[model] ?? model;
 }

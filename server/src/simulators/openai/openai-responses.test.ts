@@ -37,7 +37,7 @@ describe('OpenAI Responses simulator', () => {
     assert.equal(response.status, 200);
     const body = (await response.json()) as ResponseObject;
     assert.equal(body.status, 'completed');
-    assert.equal(body.model, 'gpt-4.1-2025-08-07');
+    assert.equal(body.model, 'gpt-4.1-2025-04-14');
     const message = body.output[0] as { type: string; content: { type: string; text: string }[] };
     assert.equal(message.type, 'message');
     assert.equal(message.content[0]?.type, 'output_text');
