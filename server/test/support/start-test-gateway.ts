@@ -11,7 +11,7 @@ import { systemClock } from '../../src/lib/clock.ts';
 import { cryptoIds } from '../../src/lib/ids.ts';
 import { startGateway, type RunningGateway } from '../../src/start-gateway.ts';
 import { checkExchanges, type ExchangeReport } from './conformance/check-exchanges.ts';
-import { startRecordingProxy } from './conformance/recording-proxy.ts';
+import { startRecordingProxy, type RecordingProxy } from './conformance/recording-proxy.ts';
 import { loadOpenApiSchemaValidator, type OpenApiSchemaValidator } from './openapi-schema-validator.ts';
 import { createTestDatabase, type DatabaseKind } from './test-databases.ts';
 
@@ -81,15 +81,8 @@ export async function startTestGateway(
   const logger = options.logStream ? pino({ level: 'debug' }, options.logStream) : pino({ level: 'silent' });
   const gateway = await startGateway(config, logger);
   const proxy = await startRecordingProxy(gateway.url);
-  const checkAnswers = () => {
-    const answers = proxy.takeExchanges().filter((exchange) => exchange.path.startsWith('/v1/'));
-    validator ??= answers.length === 0 ? undefined : loadOpenApiSchemaValidator();
-    const report = validator
-      ? checkExchanges(validator, answers)
-      : { checked: {}, anthropicMessages: 0, extensions: 0, statuses: [], problems: [] };
-    answerProblems.push(...report.problems);
-    return report;
-  };
+  const checkAnswers = () => checkRecordedAnswers(proxy);
+  openGatewayChecks.add(checkAnswers);
   let userCount = 0;
   const testGateway: TestGateway = {
     url: proxy.url,
@@ -119,4 +112,15 @@ export async function startTestGateway(
     },
   };
   return testGateway;
+}
+
+/** Checks the `/v1` answers the proxy recorded since the last call, and keeps their problems for the file's verdict. */
+function checkRecordedAnswers(proxy: RecordingProxy): ExchangeReport {
+  const answers = proxy.takeExchanges().filter((exchange) => exchange.path.startsWith('/v1/'));
+  validator ??= answers.length === 0 ? undefined : loadOpenApiSchemaValidator();
+  const report = validator
+    ? checkExchanges(validator, answers)
+    : { checked: {}, anthropicMessages: 0, extensions: 0, statuses: [], problems: [] };
+  answerProblems.push(...report.problems);
+  return report;
 }

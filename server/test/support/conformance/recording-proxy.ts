@@ -1,4 +1,11 @@
-import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import {
+  Agent,
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One request through the proxy and the gateway's answer, byte for byte (bodies decoded as UTF-8). */
@@ -60,44 +67,15 @@ export async function startRecordingProxy(targetUrl: string): Promise<RecordingP
         headers: { ...withoutHopByHopHeaders(clientRequest.headers), host: target.host },
         agent,
       },
-      (gatewayResponse: IncomingMessage) => {
-        clientResponse.writeHead(gatewayResponse.statusCode ?? 502, withoutHopByHopHeaders(gatewayResponse.headers));
-        const pieces: Buffer[] = [];
-        let recordedBytes = 0;
-        let isRecorded = false;
-        const record = (isWhole: boolean) => {
-          if (isRecorded) return;
-          isRecorded = true;
+      (gatewayResponse) =>
+        relayAndRecord(gatewayResponse, clientResponse, (answer) =>
           exchanges.push({
             method: clientRequest.method ?? '',
             path: clientRequest.url ?? '',
             requestBody: Buffer.concat(requestPieces).toString('utf8'),
-            status: gatewayResponse.statusCode ?? 0,
-            contentType: String(gatewayResponse.headers['content-type'] ?? ''),
-            body: Buffer.concat(pieces).toString('utf8'),
-            ...(isWhole && recordedBytes <= maxRecordedBytes ? {} : { isPartial: true }),
-          });
-        };
-        gatewayResponse.on('data', (piece: Buffer) => {
-          if (recordedBytes < maxRecordedBytes) pieces.push(piece.subarray(0, maxRecordedBytes - recordedBytes));
-          recordedBytes += piece.length;
-          if (!clientResponse.write(piece)) {
-            gatewayResponse.pause();
-            clientResponse.once('drain', () => gatewayResponse.resume());
-          }
-        });
-        gatewayResponse.on('end', () => {
-          record(true);
-          clientResponse.end();
-        });
-        gatewayResponse.on('error', () => undefined);
-        gatewayResponse.on('close', () => {
-          if (!gatewayResponse.complete) {
-            record(false);
-            clientResponse.destroy();
-          }
-        });
-      },
+            ...answer,
+          }),
+        ),
     );
     upstream.on('error', () => clientResponse.destroy());
     clientResponse.on('close', () => {
@@ -119,4 +97,49 @@ export async function startRecordingProxy(targetUrl: string): Promise<RecordingP
       agent.destroy();
     },
   };
+}
+
+type RecordedAnswer = Pick<RecordedExchange, 'status' | 'contentType' | 'body' | 'isPartial'>;
+
+/**
+ * Passes the gateway's answer to the client piece by piece, pausing while the client's buffer is full, and records it
+ * once: whole when it ended, partial when either side left first.
+ */
+function relayAndRecord(
+  gatewayResponse: IncomingMessage,
+  clientResponse: ServerResponse,
+  record: (answer: RecordedAnswer) => void,
+): void {
+  clientResponse.writeHead(gatewayResponse.statusCode ?? 502, withoutHopByHopHeaders(gatewayResponse.headers));
+  const pieces: Buffer[] = [];
+  let recordedBytes = 0;
+  let isRecorded = false;
+  const recordOnce = (isWhole: boolean) => {
+    if (isRecorded) return;
+    isRecorded = true;
+    record({
+      status: gatewayResponse.statusCode ?? 0,
+      contentType: String(gatewayResponse.headers['content-type'] ?? ''),
+      body: Buffer.concat(pieces).toString('utf8'),
+      ...(isWhole && recordedBytes <= maxRecordedBytes ? {} : { isPartial: true }),
+    });
+  };
+  gatewayResponse.on('data', (piece: Buffer) => {
+    if (recordedBytes < maxRecordedBytes) pieces.push(piece.subarray(0, maxRecordedBytes - recordedBytes));
+    recordedBytes += piece.length;
+    if (!clientResponse.write(piece)) {
+      gatewayResponse.pause();
+      clientResponse.once('drain', () => gatewayResponse.resume());
+    }
+  });
+  gatewayResponse.on('end', () => {
+    recordOnce(true);
+    clientResponse.end();
+  });
+  gatewayResponse.on('error', () => undefined);
+  gatewayResponse.on('close', () => {
+    if (gatewayResponse.complete) return;
+    recordOnce(false);
+    clientResponse.destroy();
+  });
 }
