@@ -31,21 +31,11 @@ export class CitationTracker {
   #pending = '';
   #lastCitationEnd = 0;
   #lastSpan: { start: number; end: number; urls: Set<string> } | undefined;
-  readonly #annotations: UrlCitationAnnotation[] = [];
   /** Vendor citations waiting for the text they cite to be sent. */
   #waiting: UrlCitationAnnotation[] = [];
 
   constructor(sources: readonly SearchInputSource[]) {
     this.#sources = new Map(sources.map((source) => [source.number, source]));
-  }
-
-  /** The answer text sent so far, markers removed. */
-  get text(): string {
-    return this.#emitted;
-  }
-
-  get annotations(): readonly UrlCitationAnnotation[] {
-    return this.#annotations;
   }
 
   push(delta: string): CitationStep {
@@ -66,7 +56,7 @@ export class CitationTracker {
     const length = countCodePoints(this.#emitted);
     for (const citation of this.#waiting) {
       const endIndex = Math.min(citation.end_index, length);
-      if (citation.start_index < endIndex) step.annotations.push(this.#record({ ...citation, end_index: endIndex }));
+      if (citation.start_index < endIndex) step.annotations.push({ ...citation, end_index: endIndex });
     }
     this.#waiting = [];
     return step;
@@ -81,17 +71,12 @@ export class CitationTracker {
     return { delta: '', annotations: this.#releaseWaiting() };
   }
 
-  #record(annotation: UrlCitationAnnotation): UrlCitationAnnotation {
-    this.#annotations.push(annotation);
-    return annotation;
-  }
-
   #releaseWaiting(): UrlCitationAnnotation[] {
     if (this.#waiting.length === 0) return [];
     const length = countCodePoints(this.#emitted);
     const ready = this.#waiting.filter((citation) => citation.end_index <= length);
     this.#waiting = this.#waiting.filter((citation) => citation.end_index > length);
-    return ready.map((citation) => this.#record(citation));
+    return ready;
   }
 
   #process(text: string): CitationStep {
@@ -137,15 +122,13 @@ export class CitationTracker {
     for (const source of sources) {
       if (span.urls.has(source.url)) continue;
       span.urls.add(source.url);
-      added.push(
-        this.#record({
-          type: 'url_citation',
-          url: source.url,
-          title: source.title,
-          start_index: startIndex,
-          end_index: endIndex,
-        }),
-      );
+      added.push({
+        type: 'url_citation',
+        url: source.url,
+        title: source.title,
+        start_index: startIndex,
+        end_index: endIndex,
+      });
     }
     return added;
   }

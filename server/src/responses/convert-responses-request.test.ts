@@ -198,6 +198,27 @@ describe('convertResponsesRequest', () => {
     );
   });
 
+  it('takes the include values it supports and refuses others as OpenAI does, listing the supported ones', () => {
+    const include = ['reasoning.encrypted_content', 'web_search_call.action.sources'];
+    const plan = parseResponsesRequest({ model: 'm', input: 'x', tools: [{ type: 'web_search' }], include });
+    assert.equal(plan.webSearch?.isSourcesIncluded, true);
+    for (const [value, index] of [
+      ['bogus', 1],
+      ['message.output_text.logprobs', 1],
+      ['file_search_call.results', 1],
+    ] as const) {
+      assert.throws(
+        () => parseResponsesRequest({ model: 'm', input: 'x', include: ['web_search_call.action.sources', value] }),
+        (error: unknown) =>
+          error instanceof InvalidRequestError &&
+          error.param === `include[${index}]` &&
+          error.code === 'invalid_value' &&
+          error.message ===
+            `Invalid value: '${value}'. Supported values are: 'web_search_call.action.sources', 'reasoning.encrypted_content'.`,
+      );
+    }
+  });
+
   it('names the exact content part or call id at fault', () => {
     const user = (content: unknown) => ({
       model: 'm',

@@ -39,6 +39,7 @@ export type ResponsePlan = {
  */
 export function convertResponsesRequest(request: ResponsesRequest): ResponsePlan {
   rejectStatefulFields(request);
+  checkInclude(request.include);
   const messages = convertInputToMessages(request);
   const { functionTools, webSearchTool } = convertTools(request.tools ?? []);
   const toolChoice = request.tool_choice ?? 'auto';
@@ -164,6 +165,24 @@ function convertTextFormat(format: NonNullable<ResponsesRequest['text']>['format
       },
     },
   };
+}
+
+/**
+ * The `include` values the gateway takes: the sources of its searches, and `reasoning.encrypted_content`, which
+ * stateless clients ask for on every call; reasoning items come without it, as the gateway sends no reasoning back to a
+ * vendor (they are skipped in `input`). Anything else is refused as OpenAI refuses an unknown value, naming the entry.
+ */
+const supportedIncludes: readonly string[] = ['web_search_call.action.sources', 'reasoning.encrypted_content'];
+
+function checkInclude(include: readonly string[] | null | undefined): void {
+  (include ?? []).forEach((value, index) => {
+    if (supportedIncludes.includes(value)) return;
+    const supported = supportedIncludes.map((name) => `'${name}'`).join(', ');
+    throw new InvalidRequestError(`Invalid value: '${value}'. Supported values are: ${supported}.`, {
+      param: `include[${index}]`,
+      code: 'invalid_value',
+    });
+  });
 }
 
 function rejectStatefulFields(request: ResponsesRequest): void {

@@ -65,10 +65,6 @@ export class ResponseBuilder {
     return this.#isStarted;
   }
 
-  get output(): ResponseObject['output'] {
-    return this.#output;
-  }
-
   /** `response.created` and `response.in_progress`; once, before anything else (the first event starts it). */
   start(): void {
     if (this.#isStarted) return;

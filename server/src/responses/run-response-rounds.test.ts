@@ -1,24 +1,25 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Agent } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import type { CatalogModel } from '../catalog/price-list.ts';
 import type { Route } from '../catalog/route-table.ts';
+import type { ChatMessage, ChatRequest } from '../openai-api/chat-request.ts';
 import { cryptoIds } from '../lib/ids.ts';
+import { systemClock } from '../lib/clock.ts';
 import { createRouting } from '../routing/create-routing.ts';
 import { defaultRoutingSettings } from '../routing/routing-settings.ts';
-import { systemClock } from '../lib/clock.ts';
 import { createSearchEngine } from '../search/create-search-engine.ts';
 import { startSearchSimulator, type RunningSearchSimulator } from '../search/simulator/start-search-simulator.ts';
 import { startSimulator, type RunningSimulator } from '../simulators/start-simulator.ts';
+import type { SearchMode } from './build-round-request.ts';
 import { parseResponsesRequest } from './parse-responses-request.ts';
 import { ResponseBuilder } from './response-builder.ts';
+import type { ResponseObject } from './response-object.ts';
+import { toResponseUsage } from './run-response.ts';
 import { runResponseRounds, type ResponseTally } from './run-response-rounds.ts';
 
-/** A model whose routes cannot call tools: the gateway derives the query from the input and searches once. */
-const toollessModel: CatalogModel = {
-  id: 'local-llm',
-  displayName: 'Local LLM',
-  family: 'Local',
+const baseModel = {
+  family: 'Test',
   kind: 'text',
   contextLength: 32_000,
   maxOutputTokens: 4_096,
@@ -30,16 +31,31 @@ const toollessModel: CatalogModel = {
   listOutputRateMicros: 200_000,
   listCachedInputRateMicros: null,
   listPerRequestMicros: null,
-  supportsTools: false,
   supportsVision: false,
   priceEffectiveAtMs: 0,
   createdAtMs: 0,
+} as const;
+
+/** A model whose routes cannot call tools: the gateway derives the query from the input and searches once. */
+const toollessModel: CatalogModel = { ...baseModel, id: 'local-llm', displayName: 'Local LLM', supportsTools: false };
+/** A model that calls the gateway's search function (Mistral's chat dialect). */
+const toolModel: CatalogModel = {
+  ...baseModel,
+  id: 'mistral-large-latest',
+  displayName: 'Mistral Large',
+  supportsTools: true,
 };
 
 describe('runResponseRounds', () => {
   let vendors: RunningSimulator;
   let search: RunningSearchSimulator;
-  const dispatcher = new Agent();
+  const agent = new Agent();
+  /** The body of every upstream call, as sent: what each round offered the model and told it. */
+  let upstreamBodies: ChatRequest[] = [];
+  const dispatcher: Dispatcher = agent.compose((dispatch) => (options, handler) => {
+    if (typeof options.body === 'string') upstreamBodies.push(JSON.parse(options.body) as ChatRequest);
+    return dispatch(options, handler);
+  });
 
   before(async () => {
     vendors = await startSimulator({ chunkDelayMs: 0 });
@@ -48,28 +64,28 @@ describe('runResponseRounds', () => {
   after(async () => {
     await vendors.close();
     await search.close();
-    await dispatcher.close();
+    await agent.close();
   });
 
-  it('searches once with a query derived from the input when the model cannot call tools, and cites the results', async () => {
-    const route: Route = {
-      id: 'route-vllm',
-      modelId: toollessModel.id,
-      provider: 'vllm',
-      baseUrl: `${vendors.url}/vllm/v1`,
-      credential: undefined,
-      upstreamModel: 'local-llm',
-      priority: 0,
-      weight: 1,
-      origin: 'sandbox',
-    };
-    const plan = parseResponsesRequest({
-      model: toollessModel.id,
-      input: 'Best hiking trails in Norway',
-      tools: [{ type: 'web_search' }],
-    });
+  const routeOf = (model: CatalogModel, provider: 'vllm' | 'mistral'): Route => ({
+    id: `route-${provider}`,
+    modelId: model.id,
+    provider,
+    baseUrl: `${vendors.url}/${provider}/v1`,
+    // vLLM serves without a key; Mistral wants one (any key but the simulator's rejected ones).
+    credential: provider === 'mistral' ? 'test-key' : undefined,
+    upstreamModel: model.id,
+    priority: 0,
+    weight: 1,
+    origin: 'sandbox',
+  });
+
+  /** Runs the rounds of one request body; the Response is what the client would get. */
+  async function runRounds(input: { model: CatalogModel; route: Route; body: unknown; searchMode: SearchMode }) {
+    upstreamBodies = [];
+    const plan = parseResponsesRequest(input.body);
     const builder = new ResponseBuilder({
-      identity: { id: 'resp_test', createdAtUnixSeconds: 0, model: toollessModel.id, settings: plan.settings },
+      identity: { id: 'resp_test', createdAtUnixSeconds: 0, model: input.model.id, settings: plan.settings },
       newId: (prefix) => cryptoIds.newId(prefix),
     });
     const tally: ResponseTally = {
@@ -83,16 +99,22 @@ describe('runResponseRounds', () => {
       {
         upstream: {
           dispatcher,
-          routing: createRouting({ clock: systemClock, random: Math.random, settings: defaultRoutingSettings }),
+          routing: createRouting({ clock: systemClock, random: () => 0.5, settings: defaultRoutingSettings }),
         },
-        searchEngine: createSearchEngine({ id: 'exa', baseUrl: `${search.url}/exa`, apiKey: 'test', dispatcher }),
+        // The engine's calls go around the recorder: only model rounds are recorded.
+        searchEngine: createSearchEngine({
+          id: 'exa',
+          baseUrl: `${search.url}/exa`,
+          apiKey: 'test',
+          dispatcher: agent,
+        }),
         clock: systemClock,
         nativeSearchProviders: [],
       },
       {
         plan,
-        model: toollessModel,
-        routes: [route],
+        model: input.model,
+        routes: [input.route],
         reservation: {
           hold: { holdId: 'h', userId: 'u', heldMicros: 1_000_000 },
           maxOutputTokens: 4_096,
@@ -101,7 +123,7 @@ describe('runResponseRounds', () => {
           spendCapShare: undefined,
           rateLimitHeaders: {},
         },
-        searchMode: 'derived',
+        searchMode: input.searchMode,
         builder,
         tally,
         requestId: 'req_test',
@@ -111,10 +133,31 @@ describe('runResponseRounds', () => {
         drain: () => undefined,
       },
     );
+    const response = builder.complete({
+      incompleteReason: outcome.incompleteReason,
+      usage: toResponseUsage(tally.usage, 0),
+      completedAtUnixSeconds: 0,
+    });
+    return { outcome, tally, response };
+  }
+
+  const offersSearch = (body: ChatRequest | undefined) =>
+    (body?.tools ?? []).some((tool) => tool.function.name === 'web_search');
+  const toolMessages = (body: ChatRequest | undefined): ChatMessage[] =>
+    (body?.messages ?? []).filter((message) => message.role === 'tool');
+  const typesOf = (response: ResponseObject) => response.output.map((item) => item.type);
+
+  it('searches once with a query derived from the input when the model cannot call tools, and cites the results', async () => {
+    const { outcome, tally, response } = await runRounds({
+      model: toollessModel,
+      route: routeOf(toollessModel, 'vllm'),
+      body: { model: toollessModel.id, input: 'Best hiking trails in Norway', tools: [{ type: 'web_search' }] },
+      searchMode: 'derived',
+    });
     assert.equal(outcome.incompleteReason, undefined);
     assert.equal(tally.searchCount, 1);
     assert.ok(tally.usage.inputTokens > 0 && tally.usage.outputTokens > 0);
-    const [searchCall, message] = builder.output;
+    const [searchCall, message] = response.output;
     assert.ok(searchCall?.type === 'web_search_call');
     assert.equal(searchCall.status, 'completed');
     assert.equal(searchCall.action.query, 'Best hiking trails in Norway');
@@ -123,15 +166,62 @@ describe('runResponseRounds', () => {
     assert.ok(part?.type === 'output_text');
     assert.ok(part.annotations.length > 0, 'the answer cites the derived search');
     // The engine searched is Exa: the cited URLs must be among what Exa's API answers for the query.
-    const response = await fetch(`${search.url}/exa/search`, {
+    const exaResponse = await fetch(`${search.url}/exa/search`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': 'test' },
       body: JSON.stringify({ query: 'Best hiking trails in Norway', numResults: 10 }),
     });
     const urls = new Set(
-      ((await response.json()) as { results: Array<{ url: string }> }).results.map((result) => result.url),
+      ((await exaResponse.json()) as { results: Array<{ url: string }> }).results.map((result) => result.url),
     );
     assert.ok(urls.size > 0, 'Exa found pages');
     for (const annotation of part.annotations) assert.ok(urls.has(annotation.url), annotation.url);
+  });
+
+  it('max_tool_calls 2: offers the search function until two searches ran, then asks for the answer without it', async () => {
+    const { tally, response } = await runRounds({
+      model: toolModel,
+      route: routeOf(toolModel, 'mistral'),
+      // `[sim:tool-rounds=5]`: the simulated model searches again after each result while it is offered search.
+      body: {
+        model: toolModel.id,
+        input: 'What causes ocean tides? [sim:tool-rounds=5]',
+        tools: [{ type: 'web_search' }],
+        max_tool_calls: 2,
+      },
+      searchMode: 'tool',
+    });
+    assert.equal(tally.searchCount, 2);
+    assert.deepEqual(typesOf(response), ['web_search_call', 'web_search_call', 'message']);
+    assert.deepEqual(
+      upstreamBodies.map(offersSearch),
+      [true, true, false],
+      'the third round goes out without the search function',
+    );
+    assert.equal(toolMessages(upstreamBodies[2]).length, 2, 'the last round reads both searches');
+  });
+
+  it('max_tool_calls 1: a second call made in parallel gets "limit reached" as its result, and no search', async () => {
+    const { tally, response } = await runRounds({
+      model: toolModel,
+      route: routeOf(toolModel, 'mistral'),
+      // `parallel`: the simulated model calls web_search twice at once.
+      body: {
+        model: toolModel.id,
+        input: 'What causes ocean tides? [sim:tool-rounds=5 parallel]',
+        tools: [{ type: 'web_search' }],
+        max_tool_calls: 1,
+      },
+      searchMode: 'tool',
+    });
+    assert.equal(tally.searchCount, 1);
+    assert.deepEqual(typesOf(response), ['web_search_call', 'message']);
+    assert.deepEqual(upstreamBodies.map(offersSearch), [true, false]);
+    const calls = upstreamBodies[1]?.messages.find((message) => message.role === 'assistant')?.tool_calls ?? [];
+    assert.equal(calls.length, 2, 'precondition: the model called web_search twice in one round');
+    const [searched, refused] = toolMessages(upstreamBodies[1]);
+    assert.match(String(searched?.content), /^\[1\] /m, 'the first call got numbered results');
+    assert.equal(refused?.tool_call_id, calls[1]?.id);
+    assert.match(String(refused?.content), /search limit of this answer is reached/);
   });
 });

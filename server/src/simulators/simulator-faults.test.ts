@@ -3,7 +3,15 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startSimulator, type RunningSimulator } from './start-simulator.ts';
 import type { SimulatorStats } from './shared/simulator-state.ts';
-import { anthropicHeaders, bearer, geminiHeaders, jsonPayloads, postJson, readSse } from './test-support/read-sse.ts';
+import {
+  anthropicHeaders,
+  bearer,
+  geminiHeaders,
+  jsonPayloads,
+  postJson,
+  readSse,
+  weatherTool,
+} from './test-support/read-sse.ts';
 
 let simulator: RunningSimulator;
 before(async () => {
@@ -123,6 +131,65 @@ describe('simulator faults and test API', () => {
   it('sets the answer length with [sim:words=N]', async () => {
     const body = (await (await chat('Hi [sim:words=500]')).json()) as { usage: { completion_tokens: number } };
     assert.equal(body.usage.completion_tokens, 500);
+  });
+
+  it('[sim:tool-rounds=N] counts the rounds of calls of the turn in each wire format', async () => {
+    const ask = 'Weather in Oslo? [sim:tool-rounds=2 parallel]';
+    // Responses: parallel calls are separate function_call items, one round.
+    const responses = async (input: unknown[]) => {
+      const response = await postJson(`${simulator.url}/openai/v1/responses`, {
+        body: { model: 'gpt-4o', input, tools: [{ type: 'function', ...weatherTool }] },
+        headers: bearer,
+      });
+      assert.equal(response.status, 200);
+      const body = (await response.json()) as { output: Array<{ type: string; call_id?: string }> };
+      return body.output.filter((item) => item.type === 'function_call');
+    };
+    const firstCalls = await responses([{ role: 'user', content: ask }]);
+    assert.equal(firstCalls.length, 2);
+    const roundOne = [
+      ...firstCalls,
+      ...firstCalls.map((call) => ({ type: 'function_call_output', call_id: call.call_id, output: '21 °C' })),
+    ];
+    const secondCalls = await responses([{ role: 'user', content: ask }, ...roundOne]);
+    assert.equal(secondCalls.length, 2, 'one round so far: the model calls again');
+    const roundTwo = [
+      ...secondCalls,
+      ...secondCalls.map((call) => ({ type: 'function_call_output', call_id: call.call_id, output: '21 °C' })),
+    ];
+    assert.deepEqual(await responses([{ role: 'user', content: ask }, ...roundOne, ...roundTwo]), []);
+    // Anthropic: a tool_use turn answered by a tool_result turn.
+    const tool = { name: weatherTool.name, description: weatherTool.description, input_schema: weatherTool.parameters };
+    const messages = async (history: unknown[]) => {
+      const response = await postJson(`${simulator.url}/anthropic/v1/messages`, {
+        body: { model: 'claude-sonnet-4-5', max_tokens: 200, messages: history, tools: [tool] },
+        headers: anthropicHeaders,
+      });
+      assert.equal(response.status, 200);
+      return (await response.json()) as { content: Array<{ type: string; id?: string }> };
+    };
+    const asked = { role: 'user', content: 'Weather in Oslo? [sim:tool-rounds=2]' };
+    const answerOf = (turn: { content: Array<{ type: string; id?: string }> }) => [
+      { role: 'assistant', content: turn.content },
+      {
+        role: 'user',
+        content: turn.content.flatMap((block) =>
+          block.type === 'tool_use' ? [{ type: 'tool_result', tool_use_id: block.id, content: '21 °C' }] : [],
+        ),
+      },
+    ];
+    const first = await messages([asked]);
+    assert.ok(
+      first.content.some((block) => block.type === 'tool_use'),
+      'round one calls',
+    );
+    const second = await messages([asked, ...answerOf(first)]);
+    assert.ok(
+      second.content.some((block) => block.type === 'tool_use'),
+      'round two calls',
+    );
+    const third = await messages([asked, ...answerOf(first), ...answerOf(second)]);
+    assert.ok(!third.content.some((block) => block.type === 'tool_use'), 'after two rounds, text');
   });
 
   it('counts requests per vendor and resets counters', async () => {

@@ -135,29 +135,49 @@ describe('POST /v1/responses with web search: citations, limits and failures', (
   });
 
   test('tool_choice required with web search the only tool makes the model search first', async () => {
-    const response = await client.responses.create({
-      model: 'mistral-large-latest',
-      input: 'Tell me about tides.',
-      tools: [{ type: 'web_search' }],
-      tool_choice: 'required',
-    });
+    // `[sim:tool-rounds=0]`: the simulated model calls a tool only when the request forces one.
+    const ask = (toolChoice: 'auto' | 'required') =>
+      client.responses.create({
+        model: 'mistral-large-latest',
+        input: 'Tell me about tides. [sim:tool-rounds=0]',
+        tools: [{ type: 'web_search' }],
+        tool_choice: toolChoice,
+      });
+    const unforced = await ask('auto');
+    assert.ok(
+      !unforced.output.some((item) => item.type === 'web_search_call'),
+      'precondition: left to choose, the model does not search',
+    );
+    const response = await ask('required');
     assert.equal(response.output[0]?.type, 'web_search_call');
     assert.equal(response.status, 'completed');
+    assert.ok((await checkCitations(response)) >= 1, 'the answer cites the forced search');
   });
 
   test('max_tool_calls caps the searches; more than the hold can cover is a 400', async () => {
+    // `[sim:tool-rounds=5]`: the simulated model searches again after each result, as long as search is offered.
+    const input = 'What causes ocean tides? [sim:tool-rounds=5]';
     // The Node SDK's types lack `max_tool_calls` (a field of the OpenAPI spec); it sends it as given.
-    const withMaxToolCalls = (maxToolCalls: number, input: string) =>
+    const withMaxToolCalls = (maxToolCalls: number | undefined) =>
       ({
         model: 'gpt-4o-mini',
         input,
         tools: [{ type: 'web_search' }],
-        max_tool_calls: maxToolCalls,
+        ...(maxToolCalls === undefined ? {} : { max_tool_calls: maxToolCalls }),
       }) as OpenAI.Responses.ResponseCreateParamsNonStreaming;
-    const response = await client.responses.create(withMaxToolCalls(1, 'What causes ocean tides?'));
-    assert.equal(response.output.filter((item) => item.type === 'web_search_call').length, 1);
+    for (const [maxToolCalls, searches] of [
+      [1, 1],
+      [3, 3],
+      [undefined, 2],
+    ] as const) {
+      const response = await client.responses.create(withMaxToolCalls(maxToolCalls));
+      const searchCalls = response.output.filter((item) => item.type === 'web_search_call');
+      assert.equal(searchCalls.length, searches, `max_tool_calls ${maxToolCalls}`);
+      assert.equal(response.output.at(-1)?.type, 'message', 'the model answers once the searches are spent');
+      assert.ok((await checkCitations(response)) >= 1);
+    }
     await assert.rejects(
-      client.responses.create(withMaxToolCalls(6, 'x')),
+      client.responses.create(withMaxToolCalls(6)),
       (error: unknown) => error instanceof OpenAI.BadRequestError && error.param === 'max_tool_calls',
     );
   });

@@ -297,6 +297,7 @@ describe('POST /v1/responses through the official OpenAI SDK', () => {
         param: 'previous_response_id',
       },
       { body: { model: 'gpt-4o-mini', input: 'hi', store: true }, status: 400, param: 'store' },
+      { body: { model: 'gpt-4o-mini', input: 'hi', include: ['bogus'] }, status: 400, param: 'include[0]' },
       { body: { model: 'gpt-4o-mini', input: 'hi', max_output_tokens: 3 }, status: 400, param: 'max_output_tokens' },
       {
         body: { model: 'gpt-4o-mini', input: 'hi', tool_choice: { type: 'function', name: 'nope' } },

@@ -21,7 +21,24 @@ const expectedCited = [
 ];
 
 describe('Gemini Google Search grounding (vendor-native search)', () => {
-  it('offers googleSearch in place of the gateway search function, beside the client functions', () => {
+  it('offers googleSearch in place of the gateway search function', () => {
+    const built = adapter.buildRequest({
+      request: {
+        model: 'gemini-2.5-flash',
+        messages: [{ role: 'user', content: 'Tides?' }],
+        tools: [{ type: 'function', function: { name: 'web_search', parameters: { type: 'object' } } }],
+        tool_choice: { type: 'function', function: { name: 'web_search' } },
+      },
+      target,
+      isStreaming: true,
+    });
+    assert.match(built.url, /:streamGenerateContent\?alt=sse$/);
+    const body = JSON.parse(built.body) as { tools: Array<Record<string, unknown>>; toolConfig?: unknown };
+    assert.deepEqual(body.tools, [{ googleSearch: {} }]);
+    assert.equal(body.toolConfig, undefined, 'no function calling mode without functions');
+  });
+
+  it('keeps the gateway search function when the client offers functions too: Gemini refuses googleSearch beside them', () => {
     const built = adapter.buildRequest({
       request: {
         model: 'gemini-2.5-flash',
@@ -32,13 +49,16 @@ describe('Gemini Google Search grounding (vendor-native search)', () => {
         ],
       },
       target,
-      isStreaming: true,
+      isStreaming: false,
     });
-    assert.match(built.url, /:streamGenerateContent\?alt=sse$/);
     const body = JSON.parse(built.body) as { tools: Array<Record<string, unknown>> };
     assert.deepEqual(body.tools, [
-      { functionDeclarations: [{ name: 'get_weather', parametersJsonSchema: { type: 'object' } }] },
-      { googleSearch: {} },
+      {
+        functionDeclarations: [
+          { name: 'web_search', parametersJsonSchema: { type: 'object' } },
+          { name: 'get_weather', parametersJsonSchema: { type: 'object' } },
+        ],
+      },
     ]);
   });
 

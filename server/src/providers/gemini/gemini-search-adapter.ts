@@ -19,13 +19,21 @@ import { GroundingReader } from './read-grounding-metadata.ts';
  * with the grounding read beside the chat conversion (`read-grounding-metadata.ts`). Gemini has no way to force a
  * search, to cap the number of searches or to filter domains: `tool_choice` naming web search, `max_tool_calls` and
  * `filters` do not reach it (docs/responses.md).
+ *
+ * A round that also offers the client's functions keeps the gateway's search function instead (the gateway searches):
+ * Gemini 2.x refuses `googleSearch` beside function declarations ("Tool use with function calling is unsupported by
+ * the model"), and Gemini 3 accepts the pair only with tool combination (`includeServerSideToolInvocations`), whose
+ * `toolCall`/`toolResponse` parts must be sent back on the next turn — which a stateless gateway cannot do, since that
+ * turn arrives as the client's `function_call_output` without them.
  * @see https://ai.google.dev/gemini-api/docs/google-search
+ * @see https://ai.google.dev/gemini-api/docs/tool-combination
  */
 export function createGeminiSearchAdapter(search: NativeSearchRequest): ProviderAdapter {
   return {
     id: 'gemini',
     buildRequest: (input) => {
       const { request } = removeSearchFunction(input.request, search);
+      if ((request.tools ?? []).length > 0) return geminiAdapter.buildRequest(input);
       const built = geminiAdapter.buildRequest({ ...input, request });
       return { ...built, body: JSON.stringify(addSearchTool(convertRequest(request))) };
     },

@@ -1,4 +1,12 @@
-import type { Conversation, InputUnit, LastTurn, ReasoningRequest, ToolChoice } from '../shared/conversation.ts';
+import {
+  countToolRounds,
+  type Conversation,
+  type InputUnit,
+  type LastTurn,
+  type ReasoningRequest,
+  type ToolChoice,
+  type TurnKind,
+} from '../shared/conversation.ts';
 import type { CachePolicy } from '../shared/prompt-cache.ts';
 import type { MessagesContentBlock, MessagesMessage, MessagesRequest } from './messages-request-schema.ts';
 
@@ -70,6 +78,7 @@ export function convertMessagesRequest(
       model: request.model,
       units,
       lastTurn: findLastTurn(messages),
+      toolRoundsInTurn: countToolRounds(messages.map(turnKind)),
       lastUserText: lastUser ? userText(lastUser) : '',
       tools: customTools.map((tool) => ({ name: tool.name, parametersSchema: tool.input_schema })),
       toolChoice: convertToolChoice(request),
@@ -116,6 +125,12 @@ function findLastTurn(messages: readonly MessagesMessage[]): LastTurn {
   const last = messages.at(-1);
   if (!last || last.role === 'assistant') return 'assistant';
   return toBlocks(last.content).some((block) => block.type === 'tool_result') ? 'tool-result' : 'user';
+}
+
+function turnKind(message: MessagesMessage): TurnKind {
+  const blocks = toBlocks(message.content);
+  if (message.role === 'assistant') return blocks.some((block) => block.type === 'tool_use') ? 'tool-call' : 'other';
+  return blocks.some((block) => block.type === 'tool_result') ? 'other' : 'user';
 }
 
 function convertToolChoice(request: MessagesRequest): ToolChoice {

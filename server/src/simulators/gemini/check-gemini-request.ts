@@ -3,9 +3,12 @@ import type { GeminiContent, GenerateContentRequest } from './generate-content-s
 
 /**
  * Gemini's semantic 400s (wire-formats §6.1): contents present, valid roles, non-empty parts, named function
- * responses, and — for the current turn — a `thoughtSignature` on the first `functionCall` part of each model turn.
+ * responses, built-in tools beside function declarations, and — for the current turn — a `thoughtSignature` on the
+ * first `functionCall` part of each model turn.
  */
-export function checkGeminiRequest(request: GenerateContentRequest): SimError | undefined {
+export function checkGeminiRequest(request: GenerateContentRequest, model: string): SimError | undefined {
+  const toolError = checkToolCombination(request, model);
+  if (toolError) return toolError;
   const contents = request.contents ?? [];
   if (contents.length === 0) return invalid('* GenerateContentRequest.contents: contents is not specified\n');
   for (const [index, content] of contents.entries()) {
@@ -24,6 +27,24 @@ export function checkGeminiRequest(request: GenerateContentRequest): SimError | 
     }
   }
   return findMissingThoughtSignature(contents);
+}
+
+/**
+ * Google Search beside function declarations: Gemini 2.x refuses the pair outright; Gemini 3 takes it only with
+ * `toolConfig.includeServerSideToolInvocations` ("tool combination"), which the simulator does not implement (its
+ * schema refuses the field as unknown), so for Gemini 3 it answers the error Google gives without the flag.
+ * @see https://ai.google.dev/gemini-api/docs/tool-combination
+ */
+function checkToolCombination(request: GenerateContentRequest, model: string): SimError | undefined {
+  const tools = request.tools ?? [];
+  const hasFunctions = tools.some((tool) => (tool.functionDeclarations ?? []).length > 0);
+  const hasSearch = tools.some((tool) => tool.googleSearch !== undefined || tool.googleSearchRetrieval !== undefined);
+  if (!hasFunctions || !hasSearch) return undefined;
+  return /^gemini-[3-9]/.test(model)
+    ? invalid(
+        'Please enable tool_config.include_server_side_tool_invocations to use Built-in tools with Function calling.',
+      )
+    : invalid('Tool use with function calling is unsupported by the model.');
 }
 
 /** Only the current turn is checked: the model turns after the last user message that has text. */

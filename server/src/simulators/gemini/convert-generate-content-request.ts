@@ -1,4 +1,5 @@
 import {
+  countToolRounds,
   effortReasoningTokens,
   reasoningForEffort,
   type Conversation,
@@ -6,6 +7,7 @@ import {
   type LastTurn,
   type ReasoningRequest,
   type ToolChoice,
+  type TurnKind,
 } from '../shared/conversation.ts';
 import type { GeminiContent, GeminiPart, GenerateContentRequest } from './generate-content-schema.ts';
 
@@ -31,6 +33,7 @@ export function convertGenerateContentRequest(request: GenerateContentRequest, m
       model,
       units,
       lastTurn: findLastTurn(contents),
+      toolRoundsInTurn: countToolRounds(contents.map(turnKind)),
       lastUserText: lastUser ? contentText(lastUser) : '',
       tools: declarations.map((declaration) => ({
         name: declaration.name,
@@ -79,6 +82,12 @@ function findLastTurn(contents: readonly GeminiContent[]): LastTurn {
   const last = contents.at(-1);
   if (!last || last.role === 'model') return 'assistant';
   return (last.parts ?? []).some((part) => part.functionResponse) ? 'tool-result' : 'user';
+}
+
+function turnKind(content: GeminiContent): TurnKind {
+  const parts = content.parts ?? [];
+  if (content.role === 'model') return parts.some((part) => part.functionCall) ? 'tool-call' : 'other';
+  return parts.some((part) => part.functionResponse) ? 'other' : 'user';
 }
 
 function convertToolChoice(request: GenerateContentRequest): ToolChoice {

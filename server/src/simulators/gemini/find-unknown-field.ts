@@ -37,6 +37,8 @@ const generationConfigFields = [
   'routingConfig',
   'audioTimestamp',
 ];
+// Tool combination's `includeServerSideToolInvocations` is left out on purpose: the simulator does not implement it.
+const toolConfigFields = ['functionCallingConfig', 'retrievalConfig'];
 const contentFields = ['role', 'parts'];
 const partFields = [
   'text',
@@ -64,6 +66,11 @@ export function findUnknownField(body: unknown): string | undefined {
   if (isJsonObject(body['generationConfig'])) {
     const inConfig = findIn(body['generationConfig'], generationConfigFields, 'generation_config');
     if (inConfig) return inConfig;
+  }
+  const toolConfig = body['toolConfig'] ?? body['tool_config'];
+  if (isJsonObject(toolConfig)) {
+    const inToolConfig = findIn(toolConfig, toolConfigFields, 'tool_config');
+    if (inToolConfig) return inToolConfig;
   }
   const contents = Array.isArray(body['contents']) ? body['contents'] : [];
   for (const [contentIndex, content] of contents.entries()) {

@@ -106,6 +106,59 @@ describe('Gemini simulator', () => {
     assert.match(error.message, /thought_signature/);
   });
 
+  it('[sim:tool-rounds=N] calls functions in N rounds of a turn; with 0 only when the mode forces a call', async () => {
+    const ask = { role: 'user', parts: [{ text: 'Weather in Oslo? [sim:tool-rounds=2]' }] };
+    const result = {
+      role: 'user',
+      parts: [{ functionResponse: { name: 'get_weather', response: { output: { temp: 21 } } } }],
+    };
+    const answer = async (contents: unknown[], toolConfig?: unknown) => {
+      const response = await generate({ contents, tools, ...(toolConfig ? { toolConfig } : {}) });
+      assert.equal(response.status, 200);
+      return (await response.json()) as GeminiResponse;
+    };
+    const hasCall = (body: GeminiResponse) =>
+      (body.candidates[0]?.content?.parts ?? []).some((part) => part['functionCall'] !== undefined);
+    const first = await answer([ask]);
+    assert.ok(hasCall(first), 'round 1 calls');
+    const firstTurn = first.candidates[0]?.content;
+    const second = await answer([ask, firstTurn, result]);
+    assert.ok(hasCall(second), 'after the first result, round 2 calls again');
+    const third = await answer([ask, firstTurn, result, second.candidates[0]?.content, result]);
+    assert.ok(!hasCall(third), 'after two rounds, text');
+    assert.equal(typeof third.candidates[0]?.content?.parts[0]?.['text'], 'string');
+    const quiet = { role: 'user', parts: [{ text: 'Weather in Oslo? [sim:tool-rounds=0]' }] };
+    assert.ok(!hasCall(await answer([quiet])), 'AUTO: no call');
+    assert.ok(hasCall(await answer([quiet], { functionCallingConfig: { mode: 'ANY' } })), 'ANY forces one');
+  });
+
+  it('refuses Google Search beside function declarations: Gemini 2.x always, Gemini 3 without tool combination', async () => {
+    const combined = [...tools, { googleSearch: {} }];
+    const readError = async (response: Response) => {
+      assert.equal(response.status, 400);
+      const { error } = (await response.json()) as { error: { status: string; message: string } };
+      assert.equal(error.status, 'INVALID_ARGUMENT');
+      return error.message;
+    };
+    assert.equal(
+      await readError(await generate({ contents: [userTurn], tools: combined })),
+      'Tool use with function calling is unsupported by the model.',
+    );
+    const gemini3 = (body: Record<string, unknown>) =>
+      postJson(`${simulator.url}/gemini/v1beta/models/gemini-3-pro-preview:generateContent`, {
+        body,
+        headers: geminiHeaders,
+      });
+    assert.match(
+      await readError(await gemini3({ contents: [userTurn], tools: combined })),
+      /enable tool_config\.include_server_side_tool_invocations/,
+    );
+    const withFlag = { contents: [userTurn], tools: combined, toolConfig: { includeServerSideToolInvocations: true } };
+    assert.match(await readError(await gemini3(withFlag)), /Unknown name "includeServerSideToolInvocations"/);
+    assert.equal((await gemini3({ contents: [userTurn], tools })).status, 200, 'functions alone');
+    assert.equal((await gemini3({ contents: [userTurn], tools: [{ googleSearch: {} }] })).status, 200, 'search alone');
+  });
+
   it('streams a function call whole, then an empty text part with STOP', async () => {
     const read = await readSse(
       await postJson(`${modelUrl}:streamGenerateContent?alt=sse`, {

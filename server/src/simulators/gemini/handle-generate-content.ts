@@ -30,7 +30,7 @@ export async function handleGenerateContent(
   const parsed = await parseGenerateContentRequest(exchange);
   if (!parsed.isValid) return reject(parsed.error);
   const request = parsed.value;
-  const requestError = checkGeminiRequest(request);
+  const requestError = checkGeminiRequest(request, input.model);
   if (requestError) return reject(requestError);
   const { conversation, isIncludingThoughts } = convertGenerateContentRequest(request, input.model);
   const faults = mergeFaults(findFaultDirectives(conversation.lastUserText), exchange.pathFaults);

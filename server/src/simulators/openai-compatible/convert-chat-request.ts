@@ -1,4 +1,12 @@
-import type { Conversation, InputUnit, LastTurn, OutputFormat, ToolChoice } from '../shared/conversation.ts';
+import {
+  countToolRounds,
+  type Conversation,
+  type InputUnit,
+  type LastTurn,
+  type OutputFormat,
+  type ToolChoice,
+  type TurnKind,
+} from '../shared/conversation.ts';
 import { createSimError, type SimError } from '../shared/sim-error.ts';
 import type { ChatMessage, ChatRequest } from './chat-request-schema.ts';
 import type { DialectQuirks } from './dialect-quirks.ts';
@@ -32,6 +40,7 @@ export function convertChatRequest(request: ChatRequest, quirks: DialectQuirks):
     model: request.model,
     units: [...toolsUnit, ...request.messages.map(convertMessageUnit)],
     lastTurn: findLastTurn(request.messages),
+    toolRoundsInTurn: countToolRounds(request.messages.map(turnKind)),
     lastUserText:
       [...request.messages]
         .reverse()
@@ -88,6 +97,11 @@ function findLastTurn(messages: readonly ChatMessage[]): LastTurn {
   const role = messages.at(-1)?.role;
   if (role === 'tool' || role === 'function') return 'tool-result';
   return role === 'assistant' ? 'assistant' : 'user';
+}
+
+function turnKind(message: ChatMessage): TurnKind {
+  if (message.role === 'assistant') return message.tool_calls?.length ? 'tool-call' : 'other';
+  return message.role === 'tool' || message.role === 'function' ? 'other' : 'user';
 }
 
 function convertToolChoice(request: ChatRequest): ToolChoice {

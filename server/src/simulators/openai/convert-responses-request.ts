@@ -1,4 +1,12 @@
-import type { Conversation, InputUnit, LastTurn, OutputFormat, ToolChoice } from '../shared/conversation.ts';
+import {
+  countToolRounds,
+  type Conversation,
+  type InputUnit,
+  type LastTurn,
+  type OutputFormat,
+  type ToolChoice,
+  type TurnKind,
+} from '../shared/conversation.ts';
 import { createSimError, type SimError } from '../shared/sim-error.ts';
 import { isOpenAiReasoningModel, openAiReasoningFor } from './openai-reasoning.ts';
 import type { ResponsesInputItem, ResponsesRequest } from './responses-request-schema.ts';
@@ -34,6 +42,7 @@ export function convertResponsesRequest(
     model: request.model,
     units,
     lastTurn: findLastTurn(items),
+    toolRoundsInTurn: countToolRounds(items.map(turnKind)),
     lastUserText: lastUser ? itemText(lastUser) : '',
     tools,
     toolChoice: convertToolChoice(request, tools.length > 0),
@@ -122,6 +131,11 @@ function findLastTurn(items: readonly ResponsesInputItem[]): LastTurn {
   if (last.type === 'function_call_output') return 'tool-result';
   if (isMessage(last) && last.role !== 'assistant') return 'user';
   return 'assistant';
+}
+
+function turnKind(item: ResponsesInputItem): TurnKind {
+  if (item.type === 'function_call') return 'tool-call';
+  return isMessage(item) && item.role !== 'assistant' ? 'user' : 'other';
 }
 
 function convertToolChoice(request: ResponsesRequest, hasFunctionTools: boolean): ToolChoice {

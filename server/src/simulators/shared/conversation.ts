@@ -7,6 +7,8 @@ export type Conversation = {
   /** The request's input in order (tool definitions first, then one unit per message), for token counts and caching. */
   units: readonly InputUnit[];
   lastTurn: LastTurn;
+  /** Model turns with tool calls since the last user message (`countToolRounds`): `[sim:tool-rounds=N]` reads it. */
+  toolRoundsInTurn: number;
   /** Text of the last user message that has text: where `[sim:…]` directives are read. */
   lastUserText: string;
   tools: readonly ToolDefinition[];
@@ -27,8 +29,29 @@ export type InputUnit = {
   isMessage: boolean;
 };
 
-/** Who spoke last: only a user turn triggers a tool call; after a tool result the model answers in text. */
+/**
+ * Who spoke last: a user turn triggers a tool call; after a tool result the model answers in text, unless
+ * `[sim:tool-rounds=N]` asks for more rounds of calls.
+ */
 export type LastTurn = 'user' | 'tool-result' | 'assistant';
+
+/** One history entry as `countToolRounds` sees it: a user message, a model turn's tool call, or anything else. */
+export type TurnKind = 'user' | 'tool-call' | 'other';
+
+/**
+ * How many times the model called tools since the last user message: each run of consecutive tool calls is one round
+ * (the Responses API lists parallel calls as separate items; chat formats put them in one message).
+ */
+export function countToolRounds(kinds: Iterable<TurnKind>): number {
+  let rounds = 0;
+  let previous: TurnKind = 'other';
+  for (const kind of kinds) {
+    if (kind === 'user') rounds = 0;
+    else if (kind === 'tool-call' && previous !== 'tool-call') rounds += 1;
+    previous = kind;
+  }
+  return rounds;
+}
 
 export type ToolDefinition = { name: string; parametersSchema: unknown };
 

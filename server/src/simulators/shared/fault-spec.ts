@@ -14,6 +14,8 @@ export type FaultSpec = {
   isRefusal: boolean;
   wordCount: number | undefined;
   isParallel: boolean;
+  /** Rounds of tool calls the model makes in one turn before it answers in text (default 1; 0: only when forced). */
+  toolRounds: number | undefined;
 };
 
 export const noFaults: FaultSpec = {
@@ -28,6 +30,7 @@ export const noFaults: FaultSpec = {
   isRefusal: false,
   wordCount: undefined,
   isParallel: false,
+  toolRounds: undefined,
 };
 
 const directivePattern = /\[sim:([^\]]*)\]/g;
@@ -58,6 +61,7 @@ export function mergeFaults(base: FaultSpec, override: FaultSpec): FaultSpec {
     isRefusal: base.isRefusal || override.isRefusal,
     wordCount: override.wordCount ?? base.wordCount,
     isParallel: base.isParallel || override.isParallel,
+    toolRounds: override.toolRounds ?? base.toolRounds,
   };
 }
 
@@ -100,6 +104,9 @@ function parseFaultItems(body: string, base: FaultSpec): FaultSpec {
         break;
       case 'parallel':
         spec.isParallel = true;
+        break;
+      case 'tool-rounds':
+        spec.toolRounds = number ?? spec.toolRounds;
         break;
       default:
         break;

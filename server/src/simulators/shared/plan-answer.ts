@@ -150,9 +150,16 @@ class TokenBudget {
   }
 }
 
+/**
+ * The tools the model calls: on a user turn (always when tool choice forces a call), and after tool results while the
+ * turn has had fewer rounds of calls than `[sim:tool-rounds=N]` asks for (1 by default: after a result, text).
+ */
 function chooseToolCalls(conversation: Conversation, faults: FaultSpec): ToolDefinition[] {
-  const { tools, toolChoice } = conversation;
-  if (tools.length === 0 || toolChoice.kind === 'none' || conversation.lastTurn !== 'user') return [];
+  const { tools, toolChoice, lastTurn } = conversation;
+  if (tools.length === 0 || toolChoice.kind === 'none' || lastTurn === 'assistant') return [];
+  const isForced = lastTurn === 'user' && (toolChoice.kind === 'required' || toolChoice.kind === 'named');
+  const roundsDone = Math.max(conversation.toolRoundsInTurn, lastTurn === 'tool-result' ? 1 : 0);
+  if (!isForced && roundsDone >= (faults.toolRounds ?? 1)) return [];
   const first = toolChoice.kind === 'named' ? tools.find((tool) => tool.name === toolChoice.name) : tools[0];
   if (!first) return [];
   if (!faults.isParallel || !conversation.canCallToolsInParallel) return [first];
