@@ -4,6 +4,7 @@ import { GatewayError } from '../errors/gateway-error.ts';
 import { InternalError } from '../errors/internal-error.ts';
 import { InvalidRequestError } from '../errors/invalid-request-error.ts';
 import { PayloadTooLargeError } from '../errors/payload-too-large-error.ts';
+import { readPastRefusedBody } from './read-past-refused-body.ts';
 
 /** The one place that turns an error into an HTTP response: status, headers and the four-key OpenAI body. */
 export function toErrorBody(error: GatewayError): ErrorBody {
@@ -46,6 +47,7 @@ export function writeError(
   if (gatewayError instanceof InternalError) {
     request.log.error({ err: gatewayError.cause ?? gatewayError }, 'request failed');
   }
+  if (gatewayError instanceof PayloadTooLargeError) readPastRefusedBody(request, reply);
   reply.status(gatewayError.status).headers(gatewayError.headers);
   if (gatewayError.status >= 500) reply.header('x-should-retry', gatewayError.status === 500 ? 'false' : 'true');
   return reply.send(toBody(gatewayError));
