@@ -58,7 +58,7 @@ export async function runImageGeneration(
   const startedAtMs = deps.clock.nowMs();
   const request = parseWireRequest(imageRequestSchema, input.body);
   const model = resolveModel(deps, { caller: input.caller, modelId: request.model, kind: 'image' });
-  const routes = chooseRoutes(deps, model);
+  const routes = chooseRoutes(deps, { model, userId: input.caller.userId });
   const profile = findRoutedImageProfile(model.id, routes);
   if (!profile) {
     throw new ModelNotFoundError(`The gateway cannot draw images with the model \`${model.id}\`.`, { param: 'model' });

@@ -57,7 +57,7 @@ export async function runChatCompletion(
   const startedAtMs = deps.clock.nowMs();
   const request = parseWireRequest(chatRequestSchema, input.body);
   const model = resolveModel(deps, { caller: input.caller, modelId: request.model, kind: 'text' });
-  const routes = chooseRoutes(deps, model);
+  const routes = chooseRoutes(deps, { model, userId: input.caller.userId });
   const size = measureChatRequest(request);
   const { caller, requestId } = input;
   const reservation = await reserveCredits(deps, { caller, model, size, holdId: requestId });

@@ -60,7 +60,7 @@ export async function runResponse(
   const startedAtMs = deps.clock.nowMs();
   const plan = parseResponsesRequest(input.body);
   const model = resolveModel(deps, { caller: input.caller, modelId: plan.chatRequest.model, kind: 'text' });
-  const routes = chooseRoutes(deps, model);
+  const routes = chooseRoutes(deps, { model, userId: input.caller.userId });
   const searchMode: SearchMode | undefined = plan.webSearch ? (model.supportsTools ? 'tool' : 'derived') : undefined;
   const reservation = await reserveCredits(deps, {
     caller: input.caller,

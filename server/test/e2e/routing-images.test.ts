@@ -71,7 +71,7 @@ describe('image generation over upstream routes', () => {
     assert.equal(listed?.health.failures, 1, "the failure counts in the sick route's health");
   });
 
-  test('an image model whose only route is reserved for another account: 502 no_route_available without Retry-After', async () => {
+  test('an image model whose only route is reserved for another account does not exist for it: 404 model_not_found', async () => {
     const model = 'flux-dev';
     await fixture.addRoute({
       model,
@@ -88,8 +88,8 @@ describe('image generation over upstream routes', () => {
       (error: unknown) => error,
     );
     assert.ok(refusal instanceof OpenAI.APIError, String(refusal));
-    assert.equal(refusal.status, 502);
-    assert.equal(refusal.code, 'no_route_available');
+    assert.equal(refusal.status, 404);
+    assert.equal(refusal.code, 'model_not_found');
     assert.doesNotMatch(refusal.message, /retry in/i, 'no promise of a retry: the route is not theirs');
     assert.equal(refusal.headers?.get('retry-after') ?? null, null, 'no Retry-After, as for chat');
     assert.equal(await fixture.upstreamRequests(), upstreamBefore, 'no upstream call');

@@ -46,7 +46,7 @@ describe('routes reserved for an account', () => {
     assert.equal(await fixture.routeOf(id), reserved.id, 'streamed too');
   });
 
-  test('a model whose only route is reserved answers its owner and gives others the no-route error', async () => {
+  test('a model whose only route is reserved answers its owner and does not exist for others: 404, as /v1/models says', async () => {
     const reserved = await fixture.addRoute({
       model: 'gpt-4.1',
       base_url: fixture.openAiBase(),
@@ -61,9 +61,15 @@ describe('routes reserved for an account', () => {
       (error: unknown) => error,
     );
     assert.ok(refusal instanceof OpenAI.APIError, String(refusal));
-    assert.equal(refusal.status, 502);
-    assert.equal(refusal.code, 'no_route_available');
+    assert.equal(refusal.status, 404);
+    assert.equal(refusal.code, 'model_not_found');
+    assert.equal(refusal.param, 'model');
     assert.equal(refusal.headers?.get('retry-after') ?? null, null, 'no promise of a retry: the route is not theirs');
+    const response = await other.responses.create({ model: 'gpt-4.1', input: 'Hello' }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert.ok(response instanceof OpenAI.APIError && response.status === 404, 'the Responses API agrees');
     assert.equal(await fixture.upstreamRequests(), upstreamBefore, 'no upstream call');
   });
 
