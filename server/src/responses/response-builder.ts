@@ -25,6 +25,8 @@ type OpenReasoning = {
   outputIndex: number;
 };
 type OpenCall = { item: FunctionCallItem; outputIndex: number };
+/** Answer text, or a vendor citation of it, not yet handed on (`holdsTextBeforeSearch`). */
+type HeldStep = { delta: string } | { citation: UrlCitationAnnotation };
 
 export type ResponseIdentity = {
   id: string;
@@ -42,6 +44,11 @@ export type NewItemId = (prefix: 'msg_' | 'fc_' | 'ws_' | 'rs_' | 'call_') => st
  * as its event in the order the SDKs enforce: an item is added before its deltas, a part before its text, text before
  * the annotations that cite it, and every item done before the next one of another kind starts. Non-streamed calls
  * use the same builder without `emit`, so both paths give the same output.
+ *
+ * With `holdsTextBeforeSearch` (a JSON `text.format` with web search), answer text waits until it is known not to be
+ * a preamble to a search ("Let me look that up."): text followed by a search is dropped, so the output's text is the
+ * JSON alone, as the client's parser needs; any other next step (the end of the round, a function call, reasoning)
+ * lets it through. Such a stream sends each message's text when the model moves on, not word by word.
  */
 export class ResponseBuilder {
   readonly #identity: ResponseIdentity;
@@ -54,11 +61,18 @@ export class ResponseBuilder {
   #message: OpenMessage | undefined;
   #reasoning: OpenReasoning | undefined;
   #isStarted = false;
+  #held: HeldStep[] | undefined;
 
-  constructor(input: { identity: ResponseIdentity; newId: NewItemId; emit?: (event: SequencedEvent) => void }) {
+  constructor(input: {
+    identity: ResponseIdentity;
+    newId: NewItemId;
+    emit?: (event: SequencedEvent) => void;
+    holdsTextBeforeSearch?: boolean;
+  }) {
     this.#identity = input.identity;
     this.#newId = input.newId;
     this.#emit = input.emit;
+    this.#held = input.holdsTextBeforeSearch === true ? [] : undefined;
   }
 
   get isStarted(): boolean {
@@ -84,6 +98,7 @@ export class ResponseBuilder {
 
   reasoningDelta(delta: string): void {
     if (delta === '') return;
+    this.#releaseHeld();
     if (!this.#reasoning) {
       this.#closeMessage();
       const item = {
@@ -109,6 +124,11 @@ export class ResponseBuilder {
 
   textDelta(delta: string): void {
     if (delta === '') return;
+    if (this.#held) this.#held.push({ delta });
+    else this.#writeText(delta);
+  }
+
+  #writeText(delta: string): void {
     const message = this.#openMessage();
     if (!message.text) {
       const part: OutputTextPart = { type: 'output_text', text: '', annotations: [], logprobs: [] };
@@ -125,6 +145,7 @@ export class ResponseBuilder {
 
   refusalDelta(delta: string): void {
     if (delta === '') return;
+    this.#releaseHeld();
     const message = this.#openMessage();
     if (!message.refusal) {
       const part: RefusalPart = { type: 'refusal', refusal: '' };
@@ -149,6 +170,7 @@ export class ResponseBuilder {
     index: number,
     piece: { callId?: string | undefined; name?: string | undefined; arguments: string },
   ): void {
+    this.#releaseHeld();
     let call = this.#calls.get(index);
     if (!call) {
       this.#closeMessage();
@@ -176,6 +198,7 @@ export class ResponseBuilder {
 
   /** Closes every item the round left open; `status` is `incomplete` when the round was cut short. */
   endRound(status: 'completed' | 'incomplete' = 'completed'): void {
+    this.#releaseHeld();
     this.#closeReasoning();
     this.#closeMessage(status);
     for (const call of this.#calls.values()) {
@@ -195,6 +218,7 @@ export class ResponseBuilder {
 
   /** Announces a search the gateway is about to run; `finishWebSearch` records how it went. */
   startWebSearch(query: string): WebSearchCallItem {
+    if (this.#held) this.#held = [];
     this.endRound();
     const item: WebSearchCallItem = {
       id: this.#newId('ws_'),
@@ -231,6 +255,11 @@ export class ResponseBuilder {
    * once that text has been sent. Without answer text there is nothing to cite.
    */
   addVendorCitation(annotation: UrlCitationAnnotation): void {
+    if (this.#held && this.#held.length > 0) this.#held.push({ citation: annotation });
+    else this.#writeCitation(annotation);
+  }
+
+  #writeCitation(annotation: UrlCitationAnnotation): void {
     const message = this.#message;
     if (!message?.text) return;
     this.#sendText(message, message.text.tracker.addCitation(annotation));
@@ -295,6 +324,17 @@ export class ResponseBuilder {
       service_tier: 'default',
       ...settings,
     };
+  }
+
+  /** Hands on the held text and citations, in order: what the model said was not a preamble to a search. */
+  #releaseHeld(): void {
+    const held = this.#held;
+    if (!held || held.length === 0) return;
+    this.#held = [];
+    for (const step of held) {
+      if ('delta' in step) this.#writeText(step.delta);
+      else this.#writeCitation(step.citation);
+    }
   }
 
   #openMessage(): OpenMessage {

@@ -92,6 +92,7 @@ export async function runResponse(
     },
     newId: (prefix) => deps.ids.newId(prefix),
     ...(events ? { emit: events.emit } : {}),
+    holdsTextBeforeSearch: searchMode === 'tool' && isJsonFormat(plan.chatRequest.response_format?.type),
   });
   let incompleteReason: 'max_output_tokens' | 'content_filter' | undefined;
   try {
@@ -257,4 +258,9 @@ function toStreamError(error: unknown): GatewayError {
       ? `The upstream provider failed mid-stream: ${error.failure.message}`
       : 'The upstream stream broke off.';
   return new UpstreamError(message, { code: 'upstream_stream_error' });
+}
+
+/** JSON output: text before a search would break the client's parse of the answer (`ResponseBuilder`). */
+function isJsonFormat(type: string | undefined): boolean {
+  return type === 'json_object' || type === 'json_schema';
 }

@@ -182,6 +182,49 @@ describe('POST /v1/responses with web search: citations, limits and failures', (
     );
   });
 
+  test('a JSON text.format with web search: the words before a search are dropped, the text is the JSON alone', async () => {
+    const ask = {
+      model: 'claude-haiku-4-5',
+      input: 'What causes ocean tides?',
+      tools: [{ type: 'web_search' as const }],
+    };
+    const plain = await client.responses.create(ask);
+    assert.equal(plain.output[0]?.type, 'message', 'precondition: this model says a few words before it searches');
+    const format = {
+      type: 'json_schema' as const,
+      name: 'tides',
+      schema: {
+        type: 'object',
+        properties: { cause: { type: 'string' } },
+        required: ['cause'],
+        additionalProperties: false,
+      },
+      strict: true,
+    };
+    for (const stream of [false, true]) {
+      const request = { ...ask, text: { format } };
+      const eventTypes: string[] = [];
+      const response = stream
+        ? await (async () => {
+            const events = client.responses.stream(request);
+            events.on('event', (event) => eventTypes.push(event.type));
+            return events.finalResponse();
+          })()
+        : await client.responses.create(request);
+      assert.deepEqual(
+        response.output.map((item) => item.type),
+        ['web_search_call', 'message'],
+        `stream: ${stream}`,
+      );
+      const answer = JSON.parse(response.output_text) as { cause?: unknown };
+      assert.equal(typeof answer.cause, 'string', 'the text is the JSON the schema asks for');
+      if (stream) {
+        const firstText = eventTypes.indexOf('response.output_text.delta');
+        assert.ok(firstText > eventTypes.indexOf('response.web_search_call.completed'), 'no text went out before');
+      }
+    }
+  });
+
   test('an empty search result set: the search completed, nothing to cite', async () => {
     const response = await client.responses.create({
       model: 'claude-haiku-4-5',
