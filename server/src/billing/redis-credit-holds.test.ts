@@ -146,3 +146,25 @@ test('an account Redis lost is reloaded from the database, never driven negative
   const again = await holds.reserve({ userId, holdId: 'req_after', desiredMicros: 9_000, minimumMicros: 1 });
   assert.equal(again?.heldMicros, 4_000, 'no phantom credit from a hold taken back twice');
 });
+
+test('a burst of reservations for an account Redis lacks reads its balance from the database once', async () => {
+  const userId = await newUser(1_000_000);
+  let balanceReads = 0;
+  const countingDb = handle.db.withPlugin({
+    transformQuery: (args) => {
+      if (args.node.kind === 'SelectQueryNode') balanceReads += 1;
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  });
+  const holds = createRedisCreditHolds({ db: countingDb, redis, keyPrefix, nodeId: 'burst' });
+  const reserved = await Promise.all(
+    Array.from({ length: 200 }, (_, index) =>
+      holds.reserve({ userId, holdId: `burst-${index}`, desiredMicros: 1_000, minimumMicros: 1_000 }),
+    ),
+  );
+  assert.equal(reserved.filter((hold) => hold !== undefined).length, 200, 'every reservation got its hold');
+  assert.equal(balanceReads, 1, 'one read of the balance, not one per call');
+  assert.equal(await holds.availableMicros(userId), 1_000_000 - 200 * 1_000);
+  assert.equal(balanceReads, 1, 'a loaded account is read from Redis');
+});

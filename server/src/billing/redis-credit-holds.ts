@@ -146,6 +146,20 @@ export function createRedisCreditHolds(deps: {
       await load(await listBalanceSnapshots(deps.db, userIds.slice(start, start + refreshBatchSize)), mode);
     }
   };
+  /**
+   * One database read per account however many calls find it missing from Redis at once (a burst of a thousand
+   * streams from a fresh account would otherwise queue a thousand reads on the pool and time some out). Only `reserve`
+   * loads are shared: they write only an account Redis lacks, so a read that began a moment earlier serves as well.
+   */
+  const loadingAccounts = new Map<string, Promise<void>>();
+  const loadMissing = (userId: string): Promise<void> => {
+    let pending = loadingAccounts.get(userId);
+    if (!pending) {
+      pending = reload([userId], 'reserve').finally(() => loadingAccounts.delete(userId));
+      loadingAccounts.set(userId, pending);
+    }
+    return pending;
+  };
   const reserveOnce = async (input: { userId: string; holdId: string; desiredMicros: number; minimumMicros: number }) =>
     (await redis.eval(
       reserveScript,
@@ -171,7 +185,7 @@ export function createRedisCreditHolds(deps: {
       const holdId = `${input.holdId}#${holdSequence}`;
       let [outcome, amount] = await reserveOnce({ ...input, holdId });
       if (outcome === 0) {
-        await reload([input.userId], 'reserve');
+        await loadMissing(input.userId);
         [outcome, amount] = await reserveOnce({ ...input, holdId });
       }
       return outcome === 1 ? { holdId, userId: input.userId, heldMicros: amount } : undefined;
@@ -214,7 +228,7 @@ export function createRedisCreditHolds(deps: {
       await free(hold.holdId, hold.userId);
     },
     availableMicros: async (userId) => {
-      if (!(await redis.hexists(accountKey(userId), 'b'))) await reload([userId], 'reserve');
+      if (!(await redis.hexists(accountKey(userId), 'b'))) await loadMissing(userId);
       return available(userId);
     },
     /** Every node re-reads every account Redis holds: simple, and cheap next to a top-up's rarity. */
