@@ -1,5 +1,6 @@
 import { findActiveApiKeyByHash, listActiveApiKeys, type ApiKeyWithOwner } from '../db/api-keys.ts';
 import type { Database } from '../db/database.ts';
+import { systemClock, type Clock } from '../lib/clock.ts';
 
 /** What authentication needs of a key, held in memory. */
 export type CachedApiKey = {
@@ -23,11 +24,35 @@ export type ApiKeyCache = {
   reload: () => Promise<void>;
 };
 
-export async function loadApiKeyCache(db: Database): Promise<ApiKeyCache> {
+/** How long a hash the database did not know is answered from memory (a key made elsewhere shows at the next reload). */
+const missMemoryMs = 1_000;
+const maxRememberedMisses = 10_000;
+
+/**
+ * Every active key, loaded at start and again whenever keys change (`reload`, driven by the cache versions). A miss
+ * asks the database once, for a key created on another node since the last reload; a hash it did not know is
+ * remembered for a second (or until the next reload), and lookups of one hash at once share one query, so a flood of
+ * made-up keys costs the database at most one query per distinct key per second.
+ */
+export async function loadApiKeyCache(db: Database, clock: Pick<Clock, 'nowMs'> = systemClock): Promise<ApiKeyCache> {
   let byHash = new Map<string, CachedApiKey>();
+  const misses = new Map<string, number>();
+  const lookups = new Map<string, Promise<CachedApiKey | undefined>>();
   const reload = async () => {
     const rows = await listActiveApiKeys(db);
     byHash = new Map(rows.map((row) => [row.key_hash, toCachedApiKey(row)]));
+    misses.clear();
+  };
+  const lookUp = async (keyHash: string): Promise<CachedApiKey | undefined> => {
+    const row = await findActiveApiKeyByHash(db, keyHash);
+    if (!row) {
+      if (misses.size >= maxRememberedMisses) misses.clear();
+      misses.set(keyHash, clock.nowMs() + missMemoryMs);
+      return undefined;
+    }
+    const key = toCachedApiKey(row);
+    byHash.set(keyHash, key);
+    return key;
   };
   await reload();
   return {
@@ -35,11 +60,13 @@ export async function loadApiKeyCache(db: Database): Promise<ApiKeyCache> {
     find: async (keyHash) => {
       const cached = byHash.get(keyHash);
       if (cached) return cached;
-      const row = await findActiveApiKeyByHash(db, keyHash);
-      if (!row) return undefined;
-      const key = toCachedApiKey(row);
-      byHash.set(keyHash, key);
-      return key;
+      if ((misses.get(keyHash) ?? 0) > clock.nowMs()) return undefined;
+      let pending = lookups.get(keyHash);
+      if (!pending) {
+        pending = lookUp(keyHash).finally(() => lookups.delete(keyHash));
+        lookups.set(keyHash, pending);
+      }
+      return pending;
     },
   };
 }
