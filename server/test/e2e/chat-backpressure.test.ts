@@ -1,19 +1,29 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startFastOpenAiUpstream, type FastOpenAiUpstream } from '../support/fast-openai-upstream.ts';
 import { openRawHttpStream } from '../support/raw-http-stream.ts';
 import { startRoutingFixture, type RoutingFixture } from '../support/routing-fixture.ts';
 
-/** 100 000 chunks of 1 000 characters: about 110 MB from the upstream, far more than any socket buffers hold. */
-const chunkCount = 100_000;
-const contentBytes = 1_000;
-const answerBytes = chunkCount * contentBytes;
+/** The largest buffer the kernel may give one TCP socket in one direction (the third value of tcp_rmem or tcp_wmem). */
+function kernelBufferMax(name: 'tcp_rmem' | 'tcp_wmem'): number {
+  const values = readFileSync(`/proc/sys/net/ipv4/${name}`, 'utf8').trim().split(/\s+/).map(Number);
+  const max = values[2];
+  if (max === undefined || !Number.isFinite(max)) throw new Error(`cannot read ${name}: ${values.join(' ')}`);
+  return max;
+}
+
 /**
- * What may be in flight while the client does not read: the kernel buffers of two loopback connections and the
- * streams' high-water marks. A gateway that kept pulling would take the whole answer (110 MB) instead.
+ * What may be in flight while the client does not read: the kernel buffers of two loopback connections (each may
+ * autotune its receive buffer up to tcp_rmem's maximum, 32 MiB on some machines) plus the streams' high-water marks
+ * and the difference of the two wire formats. A gateway that kept pulling would take the whole answer instead, which
+ * is sized at one and a half times this limit (at least 100 000 chunks of 1 000 characters, about 110 MB).
  */
-const inFlightLimitBytes = 24 * 1024 * 1024;
+const inFlightLimitBytes = 2 * (kernelBufferMax('tcp_rmem') + kernelBufferMax('tcp_wmem')) + 8 * 1024 * 1024;
+const contentBytes = 1_000;
+const chunkCount = Math.max(100_000, Math.ceil((1.5 * inFlightLimitBytes) / contentBytes));
+const answerBytes = chunkCount * contentBytes;
 
 /** Polls `read` until it stops changing for `quietMs` (a hang guard caps the wait), and returns the value. */
 async function waitUntilSteady(read: () => number, quietMs: number): Promise<number> {
