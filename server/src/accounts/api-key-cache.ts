@@ -1,6 +1,7 @@
 import { findActiveApiKeyByHash, listActiveApiKeys, type ApiKeyWithOwner } from '../db/api-keys.ts';
 import type { Database } from '../db/database.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
+import { createSingleFlight } from '../lib/single-flight.ts';
 
 /** What authentication needs of a key, held in memory. */
 export type CachedApiKey = {
@@ -37,7 +38,7 @@ const maxRememberedMisses = 10_000;
 export async function loadApiKeyCache(db: Database, clock: Pick<Clock, 'nowMs'> = systemClock): Promise<ApiKeyCache> {
   let byHash = new Map<string, CachedApiKey>();
   const misses = new Map<string, number>();
-  const lookups = new Map<string, Promise<CachedApiKey | undefined>>();
+  const lookUpOnce = createSingleFlight<CachedApiKey | undefined>();
   const reload = async () => {
     const rows = await listActiveApiKeys(db);
     byHash = new Map(rows.map((row) => [row.key_hash, toCachedApiKey(row)]));
@@ -61,12 +62,7 @@ export async function loadApiKeyCache(db: Database, clock: Pick<Clock, 'nowMs'> 
       const cached = byHash.get(keyHash);
       if (cached) return cached;
       if ((misses.get(keyHash) ?? 0) > clock.nowMs()) return undefined;
-      let pending = lookups.get(keyHash);
-      if (!pending) {
-        pending = lookUp(keyHash).finally(() => lookups.delete(keyHash));
-        lookups.set(keyHash, pending);
-      }
-      return pending;
+      return lookUpOnce(keyHash, () => lookUp(keyHash));
     },
   };
 }

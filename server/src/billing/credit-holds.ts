@@ -1,6 +1,7 @@
 import type { Database } from '../db/database.ts';
 import type { BalanceSnapshot } from '../db/ledger.ts';
 import { listBalanceSnapshots } from '../db/users.ts';
+import { createSingleFlight } from '../lib/single-flight.ts';
 
 /**
  * Money set aside for one call before the upstream is asked; captured or released when the call ends. `holdId` is
@@ -50,7 +51,7 @@ type AccountState = { balanceMicros: number; version: number; heldMicros: number
 /** Credit holds of a single gateway node, in memory: a crash releases them by construction. */
 export function createMemoryCreditHolds(deps: { db: Database }): CreditHolds {
   const accounts = new Map<string, AccountState>();
-  const loading = new Map<string, Promise<AccountState>>();
+  const loadOnce = createSingleFlight<AccountState>();
   const openHolds = new Set<string>();
   let holdSequence = 0;
 
@@ -64,23 +65,17 @@ export function createMemoryCreditHolds(deps: { db: Database }): CreditHolds {
   const load = (userId: string): Promise<AccountState> => {
     const cached = accounts.get(userId);
     if (cached) return Promise.resolve(cached);
-    let pending = loading.get(userId);
-    if (!pending) {
-      pending = listBalanceSnapshots(deps.db, [userId])
-        .then(([snapshot]) => {
-          const state = accounts.get(userId) ?? {
-            balanceMicros: snapshot?.balanceMicros ?? 0,
-            version: snapshot?.version ?? 0,
-            heldMicros: 0,
-            pendingMicros: 0,
-          };
-          accounts.set(userId, state);
-          return state;
-        })
-        .finally(() => loading.delete(userId));
-      loading.set(userId, pending);
-    }
-    return pending;
+    return loadOnce(userId, async () => {
+      const [snapshot] = await listBalanceSnapshots(deps.db, [userId]);
+      const state = accounts.get(userId) ?? {
+        balanceMicros: snapshot?.balanceMicros ?? 0,
+        version: snapshot?.version ?? 0,
+        heldMicros: 0,
+        pendingMicros: 0,
+      };
+      accounts.set(userId, state);
+      return state;
+    });
   };
 
   const reload = async (userIds: readonly string[]) => {

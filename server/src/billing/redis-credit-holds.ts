@@ -2,6 +2,8 @@ import type { Redis } from 'ioredis';
 import type { Database } from '../db/database.ts';
 import type { BalanceSnapshot } from '../db/ledger.ts';
 import { listBalanceSnapshots } from '../db/users.ts';
+import { chunk } from '../lib/chunk.ts';
+import { createSingleFlight } from '../lib/single-flight.ts';
 import type { CommittedCharges, CreditHolds } from './credit-holds.ts';
 
 /**
@@ -142,24 +144,15 @@ export function createRedisCreditHolds(deps: {
     throwFirstError(await pipeline.exec());
   };
   const reload = async (userIds: readonly string[], mode: 'reserve' | 'refresh') => {
-    for (let start = 0; start < userIds.length; start += refreshBatchSize) {
-      await load(await listBalanceSnapshots(deps.db, userIds.slice(start, start + refreshBatchSize)), mode);
-    }
+    for (const part of chunk(userIds, refreshBatchSize)) await load(await listBalanceSnapshots(deps.db, part), mode);
   };
   /**
    * One database read per account however many calls find it missing from Redis at once (a burst of a thousand
    * streams from a fresh account would otherwise queue a thousand reads on the pool and time some out). Only `reserve`
    * loads are shared: they write only an account Redis lacks, so a read that began a moment earlier serves as well.
    */
-  const loadingAccounts = new Map<string, Promise<void>>();
-  const loadMissing = (userId: string): Promise<void> => {
-    let pending = loadingAccounts.get(userId);
-    if (!pending) {
-      pending = reload([userId], 'reserve').finally(() => loadingAccounts.delete(userId));
-      loadingAccounts.set(userId, pending);
-    }
-    return pending;
-  };
+  const loadOnce = createSingleFlight<void>();
+  const loadMissing = (userId: string): Promise<void> => loadOnce(userId, () => reload([userId], 'reserve'));
   const reserveOnce = async (input: { userId: string; holdId: string; desiredMicros: number; minimumMicros: number }) =>
     (await redis.eval(
       reserveScript,

@@ -1,4 +1,5 @@
 import type { ChargeWriter } from '../db/charge-writer.ts';
+import { chunk } from '../lib/chunk.ts';
 import type { Database } from '../db/database.ts';
 import {
   openSettlementJournal,
@@ -168,9 +169,7 @@ export async function recoverSettlementJournal(deps: {
   journalDirectory: string;
 }): Promise<{ chargeCount: number; userIds: string[] }> {
   const { charges, files } = readUnappliedCharges(deps.journalDirectory);
-  for (let start = 0; start < charges.length; start += maxBatchSize) {
-    await recordCharges(deps.db, charges.slice(start, start + maxBatchSize));
-  }
+  for (const part of chunk(charges, maxBatchSize)) await recordCharges(deps.db, part);
   removeJournalFiles(files);
   return { chargeCount: charges.length, userIds: [...new Set(charges.map((charge) => charge.usage.user_id))] };
 }

@@ -1,6 +1,7 @@
 import { sql, type CompiledQuery } from 'kysely';
 import type { Database } from './database.ts';
-import { assertBalanced, type BalanceSnapshot } from './ledger.ts';
+import { chunk } from '../lib/chunk.ts';
+import { assertBalanced, userIdOfLedgerAccount, type BalanceSnapshot } from './ledger.ts';
 import type { JournaledCharge } from './settlement-journal.ts';
 import type { SqliteWriterThread, SqlStatement } from './sqlite-writer-thread.ts';
 import { recordCharges, type ChargesOutcome } from './usage-records.ts';
@@ -10,7 +11,6 @@ export type ChargeWriter = { write: (charges: readonly JournaledCharge[]) => Pro
 
 /** Rows per multi-row statement: well under both engines' limits on bound parameters (19 columns a usage row). */
 const rowsPerStatement = 256;
-const userAccountPrefix = 'user:';
 
 /**
  * Group commit in a fixed list of statements with no reads in between: the ledger transactions, their entries, one
@@ -132,8 +132,8 @@ function toBalanceSnapshot(row: unknown): BalanceSnapshot {
 function sumUserEntries(entries: readonly { account: string; amount_micros: number }[]): Map<string, number> {
   const totals = new Map<string, number>();
   for (const entry of entries) {
-    if (!entry.account.startsWith(userAccountPrefix)) continue;
-    const userId = entry.account.slice(userAccountPrefix.length);
+    const userId = userIdOfLedgerAccount(entry.account);
+    if (userId === undefined) continue;
     totals.set(userId, (totals.get(userId) ?? 0) + entry.amount_micros);
   }
   return totals;
@@ -150,10 +150,4 @@ function sumKeySpend(charges: readonly JournaledCharge[]): Map<string, { costMic
     });
   }
   return spend;
-}
-
-function chunk<T>(items: readonly T[], size: number): T[][] {
-  const parts: T[][] = [];
-  for (let start = 0; start < items.length; start += size) parts.push(items.slice(start, start + size));
-  return parts;
 }

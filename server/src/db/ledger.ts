@@ -21,6 +21,11 @@ export function userLedgerAccount(userId: string): string {
   return `${userAccountPrefix}${userId}`;
 }
 
+/** The user whose balance a ledger account is (`user:<id>`), or undefined for the operator's side of the books. */
+export function userIdOfLedgerAccount(account: string): string | undefined {
+  return account.startsWith(userAccountPrefix) ? account.slice(userAccountPrefix.length) : undefined;
+}
+
 /**
  * Posts a transaction that did not come from this node's own settlement (welcome credit, top-up, operator
  * adjustment) and tells every node to reload the balances it caches.
@@ -93,14 +98,15 @@ export async function writeLedgerTransactionWithBalances(
   }
   const balances: BalanceSnapshot[] = [];
   for (const entry of entries) {
-    if (!entry.account.startsWith(userAccountPrefix)) continue;
+    const userId = userIdOfLedgerAccount(entry.account);
+    if (userId === undefined) continue;
     const row = await trx
       .updateTable('users')
       .set({
         balance_micros: sql<number>`balance_micros + ${entry.amountMicros}`,
         balance_version: sql<number>`balance_version + 1`,
       })
-      .where('id', '=', entry.account.slice(userAccountPrefix.length))
+      .where('id', '=', userId)
       .returning(['id', 'balance_micros', 'balance_version'])
       .executeTakeFirst();
     if (row) balances.push({ userId: row.id, balanceMicros: row.balance_micros, version: row.balance_version });

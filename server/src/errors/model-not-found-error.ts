@@ -9,3 +9,14 @@ export class ModelNotFoundError extends GatewayError {
     super(message, { code: 'model_not_found', ...options });
   }
 }
+
+/**
+ * The 404 for a model the caller cannot use, worded as OpenAI words it (whether the model exists for someone else is
+ * not told); `qualifier` narrows it, as " as a text model".
+ */
+export function modelNotFoundFor(modelId: string, qualifier = ''): ModelNotFoundError {
+  return new ModelNotFoundError(
+    `The model \`${modelId}\` does not exist${qualifier} or you do not have access to it.`,
+    { param: 'model' },
+  );
+}

@@ -1,6 +1,6 @@
 import type { CatalogModel } from '../catalog/price-list.ts';
 import type { Route, RouteTable } from '../catalog/route-table.ts';
-import { ModelNotFoundError } from '../errors/model-not-found-error.ts';
+import { modelNotFoundFor } from '../errors/model-not-found-error.ts';
 import { UpstreamError } from '../errors/upstream-error.ts';
 import { isAllowedFor } from '../routing/choose-route-order.ts';
 
@@ -20,10 +20,6 @@ export function chooseRoutes(
       code: 'no_route_available',
     });
   }
-  if (!routes.some((route) => isAllowedFor(route, input.userId))) {
-    throw new ModelNotFoundError(`The model \`${model.id}\` does not exist or you do not have access to it.`, {
-      param: 'model',
-    });
-  }
+  if (!routes.some((route) => isAllowedFor(route, input.userId))) throw modelNotFoundFor(model.id);
   return routes;
 }

@@ -1,5 +1,5 @@
 import type { CatalogModel, PriceList } from '../catalog/price-list.ts';
-import { ModelNotFoundError } from '../errors/model-not-found-error.ts';
+import { modelNotFoundFor } from '../errors/model-not-found-error.ts';
 import { PermissionDeniedError } from '../errors/permission-denied-error.ts';
 import type { AccountTerms } from '../operator/account-terms.ts';
 import type { Caller } from './authenticate.ts';
@@ -14,10 +14,7 @@ export function resolveModel(
 ): CatalogModel {
   const model = deps.priceList.find(input.modelId);
   if (!model || model.kind !== input.kind) {
-    throw new ModelNotFoundError(
-      `The model \`${input.modelId}\` does not exist${model ? ` as a ${input.kind} model` : ''} or you do not have access to it.`,
-      { param: 'model' },
-    );
+    throw modelNotFoundFor(input.modelId, model ? ` as a ${input.kind} model` : '');
   }
   const allowed = input.caller.key.allowedModels;
   if (allowed && !allowed.has(model.id)) {

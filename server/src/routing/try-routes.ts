@@ -97,8 +97,8 @@ function createExhaustedError(failure: UpstreamFailure | undefined, task: string
 
 /**
  * No route could be tried. Every route is reserved for other accounts (a 404 earlier, `chooseRoutes`, unless the
- * routes changed since): none will come back for this one, so no `Retry-After`. Every route is resting (open breaker, Retry-After) or full: fail fast, saying when one is expected
- * back.
+ * routes changed since): none will come back for this one, so no `Retry-After`. Every route is resting (open
+ * breaker, Retry-After) or full: fail fast, saying when one is expected back.
  */
 function createNoRouteError(
   modelId: string,

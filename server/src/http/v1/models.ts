@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { CatalogModel, PriceList } from '../../catalog/price-list.ts';
 import type { RouteTable } from '../../catalog/route-table.ts';
-import { ModelNotFoundError } from '../../errors/model-not-found-error.ts';
+import { modelNotFoundFor } from '../../errors/model-not-found-error.ts';
 import { describeImagePrices } from '../../images/describe-image-prices.ts';
 import type { ImagePriceTiers } from '../../images/image-price-tiers.ts';
 import { findRoutedImageProfile } from '../../images/image-profiles.ts';
@@ -28,8 +28,8 @@ export function registerModelRoutes(app: FastifyInstance, deps: ModelsRouteDeps)
   const visibleModels = (caller: Caller) =>
     deps.priceList.list().filter((model) => {
       const allowed = caller.key.allowedModels;
-      const routes = deps.routeTable.routesFor(model.id).filter((route) => isAllowedFor(route, caller.userId));
-      return routes.length > 0 && (!allowed || allowed.has(model.id));
+      const routes = deps.routeTable.routesFor(model.id);
+      return routes.some((route) => isAllowedFor(route, caller.userId)) && (!allowed || allowed.has(model.id));
     });
 
   app.get('/v1/models', async (request) => {
@@ -44,11 +44,7 @@ export function registerModelRoutes(app: FastifyInstance, deps: ModelsRouteDeps)
     const caller = await authenticate(deps, readAuthHeaders(request));
     const id = request.params['*'];
     const model = visibleModels(caller).find((candidate) => candidate.id === id);
-    if (!model) {
-      throw new ModelNotFoundError(`The model \`${id}\` does not exist or you do not have access to it.`, {
-        param: 'model',
-      });
-    }
+    if (!model) throw modelNotFoundFor(id);
     return toModelObject(model, deps);
   });
 }
