@@ -62,7 +62,11 @@ export const chatEndpoints = {
       description: 'The conversation',
       json: { name: 'Conversation', schema: conversationSchema },
     },
-    errors: { ...sessionErrors, '404': 'No such conversation on this account' },
+    errors: {
+      ...sessionErrors,
+      '400': 'Malformed conversation id (`param`: `id`)',
+      '404': 'No such conversation on this account',
+    },
   },
   putConversation: {
     method: 'put',
@@ -92,7 +96,11 @@ export const chatEndpoints = {
       description: 'Deleted',
       json: { name: 'DeletedConversation', schema: deletedConversationSchema },
     },
-    errors: { ...sessionErrors, '404': 'No such conversation on this account' },
+    errors: {
+      ...sessionErrors,
+      '400': 'Malformed conversation id (`param`: `id`)',
+      '404': 'No such conversation on this account',
+    },
   },
   getBrowserChatKey: {
     method: 'post',

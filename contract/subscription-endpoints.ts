@@ -50,7 +50,12 @@ export const subscriptionEndpoints = {
     auth: 'session',
     body: { name: 'AutoRenewRequest', schema: autoRenewRequestSchema },
     response: { status: 200, description: 'The subscription', json: accountSubscription },
-    errors: { ...sessionErrors, '404': 'No subscription', '409': 'The period has ended (buy again)' },
+    errors: {
+      ...sessionErrors,
+      '400': 'Malformed body',
+      '404': 'No subscription',
+      '409': 'The period has ended (buy again)',
+    },
   },
   listSubscriptionPlans: {
     method: 'get',
