@@ -10,8 +10,11 @@ import type { ApiHandlers, EndpointHandler } from './endpoint-handler.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { requireOperator } from './operator-guard.ts';
 
+/** What the loop needs to establish the caller of an entry's `auth` level. */
+type CallerDeps = AuthenticateDeps & { sessions: SessionGuard };
+
 export type ApiEndpointDeps = Omit<ApiHandlerDeps, 'openApiDocument'> &
-  AuthenticateDeps & { sessions: SessionGuard; version: string; publicBaseUrl: string };
+  CallerDeps & { version: string; publicBaseUrl: string };
 
 /** Registers every endpoint of the account and operator API (`contract/api-endpoints.ts`), one route per entry. */
 export function registerApiEndpoints(app: FastifyInstance, deps: ApiEndpointDeps): void {
@@ -42,7 +45,7 @@ function handlerOf<Id extends OperationId>(handlers: ApiHandlers, operationId: I
 
 function registerEndpoint(
   app: FastifyInstance,
-  deps: ApiEndpointDeps,
+  deps: CallerDeps,
   route: { endpoint: ApiEndpoint; handler: (call: ParsedCall) => unknown },
 ): void {
   const { endpoint, handler } = route;
@@ -60,7 +63,7 @@ function registerEndpoint(
   });
 }
 
-async function authenticateCall(endpoint: ApiEndpoint, deps: ApiEndpointDeps, request: FastifyRequest) {
+async function authenticateCall(endpoint: ApiEndpoint, deps: CallerDeps, request: FastifyRequest) {
   switch (endpoint.auth) {
     case 'public':
       return {};
