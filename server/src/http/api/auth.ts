@@ -1,22 +1,24 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { changePasswordRequestSchema, credentialsSchema } from '../../../../contract/auth.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { changePassword, type ChangePasswordDeps } from '../../accounts/change-password.ts';
 import { getAccount, type GetAccountDeps } from '../../accounts/get-account.ts';
 import { registerAccount, type RegisterAccountDeps } from '../../accounts/register-account.ts';
 import { signIn, type SignInDeps } from '../../accounts/sign-in.ts';
 import { signOut } from '../../accounts/sign-out.ts';
 import type { StartedSession } from '../../accounts/start-session.ts';
-import { parseWireRequest } from '../../openai-api/parse-request.ts';
-import type { SessionGuard } from '../middleware/session.ts';
+import { revokeBrowserChatKeys, type BrowserChatKeyDeps } from '../../chats/browser-chat-key.ts';
 import { clearSessionCookie, writeSessionCookie } from '../session-cookie.ts';
+import type { ApiHandlers } from './endpoint-handler.ts';
 
-export type AuthRouteDeps = RegisterAccountDeps &
+export type AuthHandlerDeps = RegisterAccountDeps &
   SignInDeps &
   ChangePasswordDeps &
-  GetAccountDeps & { sessions: SessionGuard; publicBaseUrl: string };
+  GetAccountDeps &
+  BrowserChatKeyDeps & { publicBaseUrl: string };
 
 /** Register, sign in and out, the signed-in account, and password change. */
-export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
+export function createAuthHandlers(
+  deps: AuthHandlerDeps,
+): Pick<ApiHandlers, 'register' | 'login' | 'logout' | 'getMe' | 'changePassword'> {
   // `Secure` when this request came over TLS: directly, or through a proxy that TRUST_PROXY believes
   // (`X-Forwarded-Proto`), or when the public address is https (a TLS proxy the operator did not declare).
   const isSecure = (request: FastifyRequest) =>
@@ -24,33 +26,28 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): v
   const startCookie = (request: FastifyRequest, reply: FastifyReply, session: StartedSession) =>
     writeSessionCookie(reply, { ...session, nowMs: deps.clock.nowMs(), isSecure: isSecure(request) });
 
-  app.post('/api/auth/register', async (request, reply) => {
-    const credentials = parseWireRequest(credentialsSchema, request.body);
-    const { session, account } = await registerAccount(deps, { credentials, clientIp: request.ip });
-    startCookie(request, reply, session);
-    return reply.status(201).send(account);
-  });
-
-  app.post('/api/auth/login', async (request, reply) => {
-    const credentials = parseWireRequest(credentialsSchema, request.body);
-    const { session, account } = await signIn(deps, { credentials, clientIp: request.ip });
-    startCookie(request, reply, session);
-    return reply.send(account);
-  });
-
-  app.post('/api/auth/logout', async (request, reply) => {
-    const session = deps.sessions.findSession(request);
-    if (session) await signOut(deps, session.sessionId);
-    clearSessionCookie(reply, { isSecure: isSecure(request) });
-    return reply.status(204).send();
-  });
-
-  app.get('/api/me', async (request) => getAccount(deps, deps.sessions.requireSession(request)));
-
-  app.post('/api/me/password', async (request, reply) => {
-    const session = deps.sessions.requireSession(request);
-    const body = parseWireRequest(changePasswordRequestSchema, request.body);
-    await changePassword(deps, { session, request: body });
-    return reply.status(204).send();
-  });
+  return {
+    register: async ({ request, reply, body }) => {
+      const { session, account } = await registerAccount(deps, { credentials: body, clientIp: request.ip });
+      startCookie(request, reply, session);
+      return account;
+    },
+    login: async ({ request, reply, body }) => {
+      const { session, account } = await signIn(deps, { credentials: body, clientIp: request.ip });
+      startCookie(request, reply, session);
+      return account;
+    },
+    logout: async ({ request, reply, session }) => {
+      if (session) {
+        // The browser-chat keys live as long as the session that asked for them: revoke them before it ends.
+        await revokeBrowserChatKeys(deps, session.sessionId);
+        await signOut(deps, session.sessionId);
+      }
+      clearSessionCookie(reply, { isSecure: isSecure(request) });
+    },
+    getMe: async ({ session }) => getAccount(deps, session),
+    changePassword: async ({ session, body }) => {
+      await changePassword(deps, { session, request: body });
+    },
+  };
 }

@@ -1,17 +1,17 @@
 import type { z } from 'zod';
-import type { AccountApiOperation } from './account-api-operations.ts';
+import { listPathParameters, type ApiEndpoint, type EndpointAuth } from '../../../../contract/api-endpoint.ts';
 
 type JsonSchemaOf = (schema: z.ZodType) => Record<string, unknown>;
 
-/** OpenAPI `paths`, named component schemas and security schemes for the given account-API operations. */
-export function buildAccountApiPaths(operations: readonly AccountApiOperation[], schemaOf: JsonSchemaOf) {
+/** OpenAPI `paths`, named component schemas and security schemes for the given endpoints, keyed by operation id. */
+export function buildAccountApiPaths(endpoints: Readonly<Record<string, ApiEndpoint>>, schemaOf: JsonSchemaOf) {
   const paths: Record<string, Record<string, unknown>> = {};
   const schemas: Record<string, unknown> = {};
   const reference = (named: { name: string; schema: z.ZodType }) => {
     schemas[named.name] ??= schemaOf(named.schema);
     return { $ref: `#/components/schemas/${named.name}` };
   };
-  for (const operation of operations) {
+  for (const [operationId, operation] of Object.entries(endpoints)) {
     const { response } = operation;
     const responses: Record<string, unknown> = {
       [response.status]: {
@@ -28,10 +28,13 @@ export function buildAccountApiPaths(operations: readonly AccountApiOperation[],
     }
     paths[operation.path] ??= {};
     paths[operation.path]![operation.method] = {
-      operationId: operation.operationId,
+      operationId,
       summary: operation.summary,
       security: securityOf(operation.auth),
-      parameters: [...pathParameters(operation.pathParameters ?? []), ...queryParameters(operation.query, schemaOf)],
+      parameters: [
+        ...pathParameters(listPathParameters(operation.path)),
+        ...queryParameters(operation.query, schemaOf),
+      ],
       ...(operation.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: reference(operation.body) } } } }
         : {}),
@@ -47,8 +50,8 @@ const securitySchemes = {
   apiKey: { type: 'http', scheme: 'bearer', description: 'An API key, `sk-…`' },
 };
 
-function securityOf(auth: AccountApiOperation['auth']): Record<string, string[]>[] {
-  if (auth === 'none') return [];
+function securityOf(auth: EndpointAuth): Record<string, string[]>[] {
+  if (auth === 'public') return [];
   if (auth === 'apiKey') return [{ apiKey: [] }];
   return [{ sessionCookie: [], csrfToken: [] }];
 }

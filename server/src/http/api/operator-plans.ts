@@ -1,41 +1,27 @@
-import type { FastifyInstance } from 'fastify';
-import {
-  createSubscriptionPlanRequestSchema,
-  updateSubscriptionPlanRequestSchema,
-} from '../../../../contract/subscriptions.ts';
 import { listSubscriptionPlans } from '../../db/subscription-plans.ts';
-import { parseWireRequest } from '../../openai-api/parse-request.ts';
 import { createSubscriptionPlan, type PlanDeps } from '../../subscriptions/create-subscription-plan.ts';
 import { renewSubscriptions, type RenewSubscriptionsDeps } from '../../subscriptions/renew-subscriptions.ts';
 import { toPlanView } from '../../subscriptions/to-subscription-view.ts';
 import { updateSubscriptionPlan } from '../../subscriptions/update-subscription-plan.ts';
-import type { SessionGuard } from '../middleware/session.ts';
-import { requireOperator } from './operator-guard.ts';
+import type { ApiHandlers } from './endpoint-handler.ts';
 
-export type OperatorPlanRouteDeps = PlanDeps & RenewSubscriptionsDeps & { sessions: SessionGuard };
+export type OperatorPlanHandlerDeps = PlanDeps & RenewSubscriptionsDeps;
 
 /** Subscription plans (list, create, change) and an on-demand renewal pass. */
-export function registerOperatorPlanRoutes(app: FastifyInstance, deps: OperatorPlanRouteDeps): void {
-  app.get('/api/operator/plans', async (request) => {
-    requireOperator(deps.sessions, request);
-    const plans = await listSubscriptionPlans(deps.db, { isActiveOnly: false });
-    return { data: plans.map(toPlanView) };
-  });
-
-  app.post('/api/operator/plans', async (request, reply) => {
-    requireOperator(deps.sessions, request);
-    const body = parseWireRequest(createSubscriptionPlanRequestSchema, request.body);
-    return reply.status(201).send(await createSubscriptionPlan(deps, body));
-  });
-
-  app.post<{ Params: { id: string } }>('/api/operator/plans/:id', async (request) => {
-    requireOperator(deps.sessions, request);
-    const body = parseWireRequest(updateSubscriptionPlanRequestSchema, request.body);
-    return updateSubscriptionPlan(deps, { planId: request.params.id, request: body });
-  });
-
-  app.post('/api/operator/subscriptions/renew', async (request) => {
-    requireOperator(deps.sessions, request);
-    return renewSubscriptions(deps);
-  });
+export function createOperatorPlanHandlers(
+  deps: OperatorPlanHandlerDeps,
+): Pick<
+  ApiHandlers,
+  'listSubscriptionPlans' | 'createSubscriptionPlan' | 'updateSubscriptionPlan' | 'renewSubscriptions'
+> {
+  return {
+    listSubscriptionPlans: async () => {
+      const plans = await listSubscriptionPlans(deps.db, { isActiveOnly: false });
+      return { data: plans.map(toPlanView) };
+    },
+    createSubscriptionPlan: async ({ body }) => createSubscriptionPlan(deps, body),
+    updateSubscriptionPlan: async ({ params, body }) =>
+      updateSubscriptionPlan(deps, { planId: params.id, request: body }),
+    renewSubscriptions: async () => renewSubscriptions(deps),
+  };
 }

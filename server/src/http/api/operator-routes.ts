@@ -1,86 +1,72 @@
-import type { FastifyInstance } from 'fastify';
-import {
-  createRouteRequestSchema,
-  updateRouteRequestSchema,
-  type CreateRouteRequest,
-  type UpdateRouteRequest,
-} from '../../../../contract/operator-routes.ts';
+import type { CreateRouteRequest, UpdateRouteRequest } from '../../../../contract/operator-routes.ts';
 import { addRoute, type AddRouteDeps } from '../../catalog/add-route.ts';
 import type { RouteTable } from '../../catalog/route-table.ts';
 import type { RouteSettingsInput } from '../../catalog/route-settings.ts';
 import { isImplicitRouteId, switchImplicitRoute } from '../../catalog/switch-implicit-route.ts';
 import { updateRoute } from '../../catalog/update-route.ts';
 import { NotFoundError } from '../../errors/not-found-error.ts';
-import { parseWireRequest } from '../../openai-api/parse-request.ts';
 import type { Routing } from '../../routing/create-routing.ts';
 import { findOperatorRoute, listOperatorRoutes } from '../../routing/list-operator-routes.ts';
-import type { SessionGuard } from '../middleware/session.ts';
-import { requireOperator } from './operator-guard.ts';
+import type { ApiHandlers } from './endpoint-handler.ts';
 
-export type OperatorRouteDeps = AddRouteDeps & {
+export type OperatorRouteHandlerDeps = AddRouteDeps & {
   routeTable: RouteTable;
   routing: Routing;
   allowPrivateUpstreams: boolean;
-  sessions: SessionGuard;
 };
 
-type RouteParams = { Params: { id: string } };
-
 /**
- * Upstream routes for the operator (an admin's session, like the rest of `/api/operator`): list with live health,
- * add, change, enable or disable (routes from the configuration or the sandbox: only enable or disable). Credentials
- * go in, never out. Every change reloads this node's route table at
- * once; other nodes follow within a second (cache versions).
+ * Upstream routes for the operator: list with live health, add, change, enable or disable (routes from the
+ * configuration or the sandbox: only enable or disable). Credentials go in, never out. Every change reloads this
+ * node's route table at once; other nodes follow within a second (cache versions).
  */
-export function registerOperatorRouteRoutes(app: FastifyInstance, deps: OperatorRouteDeps): void {
-  app.get('/api/operator/routes', async (request) => {
-    requireOperator(deps.sessions, request);
-    return listOperatorRoutes(deps);
-  });
-
-  app.post('/api/operator/routes', async (request, reply) => {
-    requireOperator(deps.sessions, request);
-    const body = parseWireRequest(createRouteRequestSchema, request.body);
-    const { id } = await addRoute(deps, {
-      ...toSettings(body),
-      modelId: body.model,
-      provider: body.provider,
-      baseUrl: body.base_url,
-      credential: body.api_key,
-      upstreamModel: body.upstream_model,
-      allowPrivateUpstreams: deps.allowPrivateUpstreams,
-    });
-    await deps.routeTable.reload();
-    return reply.status(201).send(await getOperatorRoute(deps, id));
-  });
-
-  app.patch<RouteParams>('/api/operator/routes/:id', async (request) => {
-    requireOperator(deps.sessions, request);
-    const body = parseWireRequest(updateRouteRequestSchema, request.body);
-    if (isImplicitRouteId(request.params.id)) {
-      const { enabled, ...others } = body;
-      const otherFields = Object.keys(others);
-      await switchImplicitRoute(deps, { routeId: request.params.id, isEnabled: enabled, otherFields });
-      await deps.routeTable.reload();
-      return getOperatorRoute(deps, request.params.id);
-    }
-    await updateRoute(deps, {
-      routeId: request.params.id,
-      allowPrivateUpstreams: deps.allowPrivateUpstreams,
-      update: {
+export function createOperatorRouteHandlers(
+  deps: OperatorRouteHandlerDeps,
+): Pick<ApiHandlers, 'listRoutes' | 'createRoute' | 'updateRoute'> {
+  return {
+    listRoutes: async () => listOperatorRoutes(deps),
+    createRoute: async ({ body }) => {
+      const { id } = await addRoute(deps, {
         ...toSettings(body),
-        ...(body.base_url === undefined ? {} : { baseUrl: body.base_url }),
-        ...(body.api_key === undefined ? {} : { credential: body.api_key }),
-        ...(body.upstream_model === undefined ? {} : { upstreamModel: body.upstream_model }),
-        ...(body.enabled === undefined ? {} : { isEnabled: body.enabled }),
-      },
-    });
-    await deps.routeTable.reload();
-    return getOperatorRoute(deps, request.params.id);
+        modelId: body.model,
+        provider: body.provider,
+        baseUrl: body.base_url,
+        credential: body.api_key,
+        upstreamModel: body.upstream_model,
+        allowPrivateUpstreams: deps.allowPrivateUpstreams,
+      });
+      await deps.routeTable.reload();
+      return getOperatorRoute(deps, id);
+    },
+    updateRoute: async ({ params, body }) => {
+      await changeRoute(deps, { routeId: params.id, body });
+      await deps.routeTable.reload();
+      return getOperatorRoute(deps, params.id);
+    },
+  };
+}
+
+async function changeRoute(deps: OperatorRouteHandlerDeps, input: { routeId: string; body: UpdateRouteRequest }) {
+  const { routeId, body } = input;
+  if (isImplicitRouteId(routeId)) {
+    const { enabled, ...others } = body;
+    await switchImplicitRoute(deps, { routeId, isEnabled: enabled, otherFields: Object.keys(others) });
+    return;
+  }
+  await updateRoute(deps, {
+    routeId,
+    allowPrivateUpstreams: deps.allowPrivateUpstreams,
+    update: {
+      ...toSettings(body),
+      ...(body.base_url === undefined ? {} : { baseUrl: body.base_url }),
+      ...(body.api_key === undefined ? {} : { credential: body.api_key }),
+      ...(body.upstream_model === undefined ? {} : { upstreamModel: body.upstream_model }),
+      ...(body.enabled === undefined ? {} : { isEnabled: body.enabled }),
+    },
   });
 }
 
-async function getOperatorRoute(deps: OperatorRouteDeps, routeId: string) {
+async function getOperatorRoute(deps: OperatorRouteHandlerDeps, routeId: string) {
   const route = await findOperatorRoute(deps, routeId);
   if (!route) throw new NotFoundError(`No route has the id "${routeId}".`, { param: 'id' });
   return route;

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import type { PublicModel, PublicModelList } from '../../../../contract/models.ts';
 import { comparePriceWithList } from '../../catalog/price-comparison.ts';
 import type { CatalogModel, PriceList } from '../../catalog/price-list.ts';
@@ -7,6 +6,7 @@ import type { ImagePriceTiers } from '../../images/image-price-tiers.ts';
 import { describeImagePrices, type ImagePriceSheet } from '../../images/describe-image-prices.ts';
 import { findRoutedImageProfile } from '../../images/image-profiles.ts';
 import { microsToUsd } from '../../lib/money.ts';
+import type { ApiHandlers } from './endpoint-handler.ts';
 
 export type PublicModelsDeps = {
   priceList: PriceList;
@@ -19,32 +19,33 @@ export type PublicModelsDeps = {
 };
 
 /** `GET /api/models`: the public price list the models page shows; the same rows billing reads. */
-export function registerPublicModelRoutes(app: FastifyInstance, deps: PublicModelsDeps): void {
-  app.get('/api/models', async (request): Promise<PublicModelList> => {
-    const requestBaseUrl = `${request.protocol}://${request.host}`;
-    return {
-      data: deps.priceList
-        .list()
-        .filter((model) => deps.routeTable.routesFor(model.id).length > 0)
-        .map((model) => {
-          const sheet = describeModelImagePrices(model, deps);
-          return {
-            ...toPublicModel(withDefaultImagePrice(model, sheet), deps.routeTable.isSimulated(model.id)),
-            flat_usd_per_request:
-              model.kind === 'image' && model.perRequestMicros !== null ? microsToUsd(model.perRequestMicros) : null,
-            image_price_tiers: (sheet?.tiers ?? []).map((tier) => ({
-              quality: tier.quality,
-              size: tier.size,
-              usd_per_request: microsToUsd(tier.priceMicros),
-              list_usd_per_request: microsToUsd(tier.listPriceMicros ?? 0),
-            })),
-          };
-        }),
-      sandbox: deps.isSandbox,
-      public_base_url: `${deps.hasConfiguredBaseUrl ? deps.publicBaseUrl : requestBaseUrl}/v1`,
-      direct_base_url: `${deps.hasConfiguredBaseUrl ? deps.directBaseUrl : requestBaseUrl}/v1`,
-    };
-  });
+export function createPublicModelHandlers(deps: PublicModelsDeps): Pick<ApiHandlers, 'listPublicModels'> {
+  return { listPublicModels: async ({ request }) => listPublicModels(deps, `${request.protocol}://${request.host}`) };
+}
+
+function listPublicModels(deps: PublicModelsDeps, requestBaseUrl: string): PublicModelList {
+  return {
+    data: deps.priceList
+      .list()
+      .filter((model) => deps.routeTable.routesFor(model.id).length > 0)
+      .map((model) => {
+        const sheet = describeModelImagePrices(model, deps);
+        return {
+          ...toPublicModel(withDefaultImagePrice(model, sheet), deps.routeTable.isSimulated(model.id)),
+          flat_usd_per_request:
+            model.kind === 'image' && model.perRequestMicros !== null ? microsToUsd(model.perRequestMicros) : null,
+          image_price_tiers: (sheet?.tiers ?? []).map((tier) => ({
+            quality: tier.quality,
+            size: tier.size,
+            usd_per_request: microsToUsd(tier.priceMicros),
+            list_usd_per_request: microsToUsd(tier.listPriceMicros ?? 0),
+          })),
+        };
+      }),
+    sandbox: deps.isSandbox,
+    public_base_url: `${deps.hasConfiguredBaseUrl ? deps.publicBaseUrl : requestBaseUrl}/v1`,
+    direct_base_url: `${deps.hasConfiguredBaseUrl ? deps.directBaseUrl : requestBaseUrl}/v1`,
+  };
 }
 
 function describeModelImagePrices(model: CatalogModel, deps: PublicModelsDeps): ImagePriceSheet | undefined {

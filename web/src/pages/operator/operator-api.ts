@@ -1,113 +1,87 @@
-import {
-  balanceAdjustmentSchema,
-  imagePriceTierListSchema,
-  operatorUsagePageSchema,
-  operatorUserListSchema,
-  operatorUserSchema,
-  priceChangeListSchema,
-  priceChangeSchema,
-  revenueReportSchema,
-  type BalanceAdjustment,
-  type BalanceAdjustmentRequest,
-  type ImagePriceTierList,
-  type ImagePriceTierRequest,
-  type ModelPriceRequest,
-  type OperatorUsagePage,
-  type OperatorUser,
-  type OperatorUserList,
-  type PriceChange,
-  type PriceChangeList,
-  type RevenueReport,
+import { apiEndpoints } from '../../../../contract/api-endpoints.ts';
+import type {
+  BalanceAdjustment,
+  BalanceAdjustmentRequest,
+  ImagePriceTierList,
+  ImagePriceTierRequest,
+  ModelPriceRequest,
+  OperatorUsagePage,
+  OperatorUser,
+  OperatorUserList,
+  PriceChange,
+  PriceChangeList,
+  RevenueReport,
 } from '../../../../contract/operator.ts';
-import {
-  subscriptionPlanListSchema,
-  subscriptionPlanSchema,
-  type CreateSubscriptionPlanRequest,
-  type SubscriptionPlan,
-  type SubscriptionPlanList,
-  type UpdateSubscriptionPlanRequest,
+import type {
+  CreateSubscriptionPlanRequest,
+  SubscriptionPlan,
+  SubscriptionPlanList,
+  UpdateSubscriptionPlanRequest,
 } from '../../../../contract/subscriptions.ts';
-import {
-  operatorRouteListSchema,
-  operatorRouteSchema,
-  type CreateRouteRequest,
-  type OperatorRoute,
-  type OperatorRouteList,
-  type UpdateRouteRequest,
+import type {
+  CreateRouteRequest,
+  OperatorRoute,
+  OperatorRouteList,
+  UpdateRouteRequest,
 } from '../../../../contract/operator-routes.ts';
-import { getJson, sendJson, type RequestOptions } from '../../api/api-client.ts';
+import type { RequestOptions } from '../../api/api-client.ts';
+import { callEndpoint } from '../../api/call-endpoint.ts';
 
 /** The operator API's typed client (`/api/operator`); every call needs an admin session. */
 export const listUsers = (email: string, options: RequestOptions = {}): Promise<OperatorUserList> =>
-  getJson(`/api/operator/users${email ? `?email=${encodeURIComponent(email)}` : ''}`, operatorUserListSchema, options);
+  callEndpoint(apiEndpoints.listOperatorUsers, { query: { email } }, options);
 
 export const setUserStatus = (userId: string, status: OperatorUser['status']): Promise<OperatorUser> =>
-  sendJson(`/api/operator/users/${encodeURIComponent(userId)}/status`, operatorUserSchema, {
-    method: 'POST',
-    body: { status },
-  });
+  callEndpoint(apiEndpoints.setUserStatus, { params: { id: userId }, body: { status } });
 
 export const adjustBalance = (userId: string, request: BalanceAdjustmentRequest): Promise<BalanceAdjustment> =>
-  sendJson(`/api/operator/users/${encodeURIComponent(userId)}/adjustments`, balanceAdjustmentSchema, {
-    method: 'POST',
-    body: request,
-  });
+  callEndpoint(apiEndpoints.adjustBalance, { params: { id: userId }, body: request });
 
 export const setModelPrice = (modelId: string, request: ModelPriceRequest): Promise<PriceChange> =>
-  sendJson(`/api/operator/models/${encodeURIComponent(modelId)}/price`, priceChangeSchema, {
-    method: 'POST',
-    body: request,
-  });
+  callEndpoint(apiEndpoints.setModelPrice, { params: { id: modelId }, body: request });
 
 export const listPriceHistory = (modelId: string, options: RequestOptions = {}): Promise<PriceChangeList> =>
-  getJson(`/api/operator/models/${encodeURIComponent(modelId)}/prices`, priceChangeListSchema, options);
-
-const imageTiersPath = (modelId: string) => `/api/operator/models/${encodeURIComponent(modelId)}/image-tiers`;
+  callEndpoint(apiEndpoints.listPriceHistory, { params: { id: modelId } }, options);
 
 export const listImageTiers = (modelId: string, options: RequestOptions = {}): Promise<ImagePriceTierList> =>
-  getJson(imageTiersPath(modelId), imagePriceTierListSchema, options);
+  callEndpoint(apiEndpoints.listImagePriceTiers, { params: { id: modelId } }, options);
 
 export const setImageTier = (modelId: string, request: ImagePriceTierRequest): Promise<ImagePriceTierList> =>
-  sendJson(imageTiersPath(modelId), imagePriceTierListSchema, { method: 'POST', body: request });
+  callEndpoint(apiEndpoints.setImagePriceTier, { params: { id: modelId }, body: request });
 
 /** Removes the tier of that quality and size (null: the tier matching any). */
 export const removeImageTier = (
   modelId: string,
   tier: { quality: string | null; size: string | null },
-): Promise<ImagePriceTierList> => {
-  const query = new URLSearchParams();
-  if (tier.quality !== null) query.set('quality', tier.quality);
-  if (tier.size !== null) query.set('size', tier.size);
-  const search = query.size > 0 ? `?${query.toString()}` : '';
-  return sendJson(`${imageTiersPath(modelId)}${search}`, imagePriceTierListSchema, { method: 'DELETE' });
-};
+): Promise<ImagePriceTierList> =>
+  callEndpoint(apiEndpoints.removeImagePriceTier, {
+    params: { id: modelId },
+    query: {
+      ...(tier.quality === null ? {} : { quality: tier.quality }),
+      ...(tier.size === null ? {} : { size: tier.size }),
+    },
+  });
 
 export const listPlans = (options: RequestOptions = {}): Promise<SubscriptionPlanList> =>
-  getJson('/api/operator/plans', subscriptionPlanListSchema, options);
+  callEndpoint(apiEndpoints.listSubscriptionPlans, {}, options);
 
 export const createPlan = (request: CreateSubscriptionPlanRequest): Promise<SubscriptionPlan> =>
-  sendJson('/api/operator/plans', subscriptionPlanSchema, { method: 'POST', body: request });
+  callEndpoint(apiEndpoints.createSubscriptionPlan, { body: request });
 
 export const updatePlan = (planId: string, request: UpdateSubscriptionPlanRequest): Promise<SubscriptionPlan> =>
-  sendJson(`/api/operator/plans/${encodeURIComponent(planId)}`, subscriptionPlanSchema, {
-    method: 'POST',
-    body: request,
-  });
+  callEndpoint(apiEndpoints.updateSubscriptionPlan, { params: { id: planId }, body: request });
 
 export const getRevenue = (options: RequestOptions = {}): Promise<RevenueReport> =>
-  getJson('/api/operator/revenue', revenueReportSchema, options);
+  callEndpoint(apiEndpoints.getRevenueReport, { query: {} }, options);
 
 export const listRoutes = (options: RequestOptions = {}): Promise<OperatorRouteList> =>
-  getJson('/api/operator/routes', operatorRouteListSchema, options);
+  callEndpoint(apiEndpoints.listRoutes, {}, options);
 
 export const createRoute = (request: CreateRouteRequest): Promise<OperatorRoute> =>
-  sendJson('/api/operator/routes', operatorRouteSchema, { method: 'POST', body: request });
+  callEndpoint(apiEndpoints.createRoute, { body: request });
 
 export const updateRoute = (routeId: string, request: UpdateRouteRequest): Promise<OperatorRoute> =>
-  sendJson(`/api/operator/routes/${encodeURIComponent(routeId)}`, operatorRouteSchema, {
-    method: 'PATCH',
-    body: request,
-  });
+  callEndpoint(apiEndpoints.updateRoute, { params: { id: routeId }, body: request });
 
 export const listRecentCalls = (options: RequestOptions = {}): Promise<OperatorUsagePage> =>
-  getJson('/api/operator/usage?limit=20', operatorUsagePageSchema, options);
+  callEndpoint(apiEndpoints.listOperatorUsage, { query: { limit: 20 } }, options);

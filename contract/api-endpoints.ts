@@ -1,0 +1,20 @@
+import { accountEndpoints } from './account-endpoints.ts';
+import { chatEndpoints } from './chat-endpoints.ts';
+import { operatorEndpoints } from './operator-endpoints.ts';
+import { subscriptionEndpoints } from './subscription-endpoints.ts';
+
+/**
+ * Every endpoint of the account and operator API, keyed by its OpenAPI `operationId`. The server registers its
+ * routes from this table (one handler per entry, which the compiler demands), `GET /api/openapi.json` describes it,
+ * and the web app's client takes paths, methods and schemas from it. Adding an endpoint is one entry here and its
+ * handler on the server.
+ */
+export const apiEndpoints = {
+  ...accountEndpoints,
+  ...chatEndpoints,
+  ...subscriptionEndpoints,
+  ...operatorEndpoints,
+};
+
+export type ApiEndpoints = typeof apiEndpoints;
+export type OperationId = keyof ApiEndpoints;

@@ -1,0 +1,81 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiEndpoint } from '../../../../contract/api-endpoint.ts';
+import { apiEndpoints, type OperationId } from '../../../../contract/api-endpoints.ts';
+import { parseWireRequest } from '../../openai-api/parse-request.ts';
+import { authenticate, type AuthenticateDeps } from '../../pipeline/authenticate.ts';
+import type { SessionGuard } from '../middleware/session.ts';
+import { readAuthHeaders } from '../read-auth-headers.ts';
+import { createApiHandlers, type ApiHandlerDeps } from './create-api-handlers.ts';
+import type { ApiHandlers, EndpointHandler } from './endpoint-handler.ts';
+import { buildOpenApiDocument } from './openapi.ts';
+import { requireOperator } from './operator-guard.ts';
+
+/** What the loop needs to establish the caller of an entry's `auth` level. */
+type CallerDeps = AuthenticateDeps & { sessions: SessionGuard };
+
+export type ApiEndpointDeps = Omit<ApiHandlerDeps, 'openApiDocument'> &
+  CallerDeps & { version: string; publicBaseUrl: string };
+
+/** Registers every endpoint of the account and operator API (`contract/api-endpoints.ts`), one route per entry. */
+export function registerApiEndpoints(app: FastifyInstance, deps: ApiEndpointDeps): void {
+  const openApiDocument = buildOpenApiDocument({ version: deps.version, serverUrl: deps.publicBaseUrl });
+  const handlers = createApiHandlers({ ...deps, openApiDocument });
+  for (const operationId of Object.keys(apiEndpoints) as OperationId[]) {
+    registerEndpoint(app, deps, { endpoint: apiEndpoints[operationId], handler: handlerOf(handlers, operationId) });
+  }
+}
+
+/** What the loop calls: the handler of one entry, its input already parsed with that entry's own schemas. */
+type ParsedCall = {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  params: unknown;
+  query: unknown;
+  body: unknown;
+  session?: unknown;
+  caller?: unknown;
+};
+
+function handlerOf<Id extends OperationId>(handlers: ApiHandlers, operationId: Id): (call: ParsedCall) => unknown {
+  const handler: EndpointHandler<(typeof apiEndpoints)[Id]> = handlers[operationId];
+  // The compiler cannot follow one entry's schemas through a loop over all of them; registerEndpoint parses the
+  // query and body with exactly the entry this handler was typed against, so the call it builds has that type.
+  return handler as unknown as (call: ParsedCall) => unknown;
+}
+
+function registerEndpoint(
+  app: FastifyInstance,
+  deps: CallerDeps,
+  route: { endpoint: ApiEndpoint; handler: (call: ParsedCall) => unknown },
+): void {
+  const { endpoint, handler } = route;
+  app.route({
+    method: endpoint.method.toUpperCase(),
+    url: endpoint.path.replaceAll(/\{([A-Za-z]+)\}/g, ':$1'),
+    handler: async (request, reply) => {
+      const caller = await authenticateCall(endpoint, deps, request);
+      const query = endpoint.query ? parseWireRequest(endpoint.query, request.query) : undefined;
+      const body = endpoint.body ? parseWireRequest(endpoint.body.schema, request.body) : undefined;
+      reply.status(endpoint.response.status);
+      const answer = await handler({ request, reply, params: request.params, query, body, ...caller });
+      return reply.send(answer);
+    },
+  });
+}
+
+async function authenticateCall(endpoint: ApiEndpoint, deps: CallerDeps, request: FastifyRequest) {
+  switch (endpoint.auth) {
+    case 'public':
+      return {};
+    case 'session':
+      return { session: deps.sessions.requireSession(request) };
+    case 'sessionIfAny':
+      return { session: deps.sessions.findSession(request) };
+    case 'operator':
+      return { session: requireOperator(deps.sessions, request) };
+    case 'apiKey':
+      return { caller: await authenticate(deps, readAuthHeaders(request)) };
+    default:
+      return endpoint.auth satisfies never;
+  }
+}
