@@ -124,7 +124,13 @@ async function finishStream(
   },
 ): Promise<void> {
   const { context, call, sink } = input;
-  sink.startStream({ routeId: call.route.id });
+  try {
+    sink.startStream({ routeId: call.route.id });
+  } catch (error) {
+    // Nothing reached the client: the upstream stream is closed, and the call charge releases the hold.
+    await call.chunks.return?.().catch(() => undefined);
+    throw error;
+  }
   const identity = {
     id: `chatcmpl-${context.requestId}`,
     created: toUnixSeconds(context.startedAtMs),
@@ -214,7 +220,11 @@ function settle(
     timeToFirstTokenMs: number | null;
   },
 ) {
-  return context.charge.settle({ ...outcome, costMicros: priceTokenUsage(context.model, outcome.usage), imageCount: 0 });
+  return context.charge.settle({
+    ...outcome,
+    costMicros: priceTokenUsage(context.model, outcome.usage),
+    imageCount: 0,
+  });
 }
 
 /** The output limit sent upstream: lowered when the balance affords less, in the field the client used. */
