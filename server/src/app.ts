@@ -18,12 +18,7 @@ import { registerPublicModelRoutes, type PublicModelsDeps } from './http/api/pub
 import { registerSubscriptionRoutes, type SubscriptionRouteDeps } from './http/api/subscriptions.ts';
 import { registerUsageRoutes, type UsageRouteDeps } from './http/api/usage.ts';
 import { registerSessionMiddleware } from './http/middleware/session.ts';
-import { registerChatCompletionRoutes, type ChatCompletionsRouteDeps } from './http/v1/chat-completions.ts';
-import { registerImageRoutes, type ImagesRouteDeps } from './http/v1/images.ts';
-import { registerKeyInfoRoutes, type KeyInfoRouteDeps } from './http/v1/key-info.ts';
-import { registerMessagesRoutes } from './http/v1/messages.ts';
-import { registerModelRoutes, type ModelsRouteDeps } from './http/v1/models.ts';
-import { registerResponsesRoutes, type ResponsesRouteDeps } from './http/v1/responses.ts';
+import { registerV1Routes, type V1Deps } from './http/v1/register-v1-routes.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { registerUtf8JsonBodyParser } from './http/utf8-json-body-parser.ts';
 import { writeError } from './http/write-error.ts';
@@ -49,13 +44,9 @@ type OperatorApiDeps = Omit<
 
 export type AppDeps = HealthDeps &
   OperatorApiDeps &
-  ModelsRouteDeps &
+  V1Deps &
   PublicModelsDeps &
-  AccountApiDeps &
-  KeyInfoRouteDeps &
-  ChatCompletionsRouteDeps &
-  ImagesRouteDeps &
-  ResponsesRouteDeps & {
+  AccountApiDeps & {
     logger: Logger;
     ids: IdGenerator;
     metrics: HttpMetrics;
@@ -95,13 +86,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerUtf8JsonBodyParser(app);
   const sessions = registerSessionMiddleware(app, deps);
   registerMetrics(app, deps.metrics);
-  registerHealthRoutes(app, deps);
-  registerModelRoutes(app, deps);
-  registerKeyInfoRoutes(app, deps);
-  registerChatCompletionRoutes(app, deps);
-  registerImageRoutes(app, deps);
-  registerMessagesRoutes(app, deps);
-  registerResponsesRoutes(app, deps);
+  registerHealthRoutes(app, { db: deps.db, redis: deps.redis, isShuttingDown: deps.isShuttingDown });
+  registerV1Routes(app, deps);
   registerPublicModelRoutes(app, deps);
   registerAuthRoutes(app, { ...deps, sessions });
   registerApiKeyRoutes(app, { ...deps, sessions });
