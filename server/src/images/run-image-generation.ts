@@ -31,7 +31,6 @@ export type ImageGenerationDeps = CallChargeDeps & {
   imageTimeoutMs: number;
 };
 
-
 /**
  * `POST /v1/images/generations` after authentication and the rate limit: checks the request against the model, holds
  * n × the per-image price (of the dearest tier the request may fall in), asks the routes in turn, and on success

@@ -10,7 +10,11 @@ import type { Caller } from './authenticate.ts';
 import { finishReservation, type HeldCredit } from './reserve-credits.ts';
 import { settleCharge, type SettleChargeDeps, type Settlement } from './settle-charge.ts';
 
-export type CallChargeDeps = SettleChargeDeps & { clock: Clock; rateLimiter: RateLimiter; spendCapHolds: SpendCapHolds };
+export type CallChargeDeps = SettleChargeDeps & {
+  clock: Clock;
+  rateLimiter: RateLimiter;
+  spendCapHolds: SpendCapHolds;
+};
 
 /** The route that answered (or was tried last), as the usage record names it. */
 type RecordedRoute = Pick<Route, 'id' | 'provider'>;
