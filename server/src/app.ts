@@ -5,11 +5,7 @@ import { registerMetrics, type HttpMetrics } from './http/metrics.ts';
 import { createRequestIdGenerator } from './http/middleware/request-id.ts';
 import { registerApiEndpoints, type ApiEndpointDeps } from './http/api/register-api-endpoints.ts';
 import { registerSessionMiddleware } from './http/middleware/session.ts';
-import { registerChatCompletionRoutes, type ChatCompletionsRouteDeps } from './http/v1/chat-completions.ts';
-import { registerImageRoutes, type ImagesRouteDeps } from './http/v1/images.ts';
-import { registerMessagesRoutes } from './http/v1/messages.ts';
-import { registerModelRoutes, type ModelsRouteDeps } from './http/v1/models.ts';
-import { registerResponsesRoutes, type ResponsesRouteDeps } from './http/v1/responses.ts';
+import { registerV1Routes, type V1Deps } from './http/v1/register-v1-routes.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { registerUtf8JsonBodyParser } from './http/utf8-json-body-parser.ts';
 import { writeError } from './http/write-error.ts';
@@ -19,11 +15,8 @@ import type { IdGenerator } from './lib/ids.ts';
 type AccountApiDeps = Omit<ApiEndpointDeps, 'sessions'>;
 
 export type AppDeps = HealthDeps &
-  ModelsRouteDeps &
-  AccountApiDeps &
-  ChatCompletionsRouteDeps &
-  ImagesRouteDeps &
-  ResponsesRouteDeps & {
+  V1Deps &
+  AccountApiDeps & {
     logger: Logger;
     ids: IdGenerator;
     metrics: HttpMetrics;
@@ -63,12 +56,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerUtf8JsonBodyParser(app);
   const sessions = registerSessionMiddleware(app, deps);
   registerMetrics(app, deps.metrics);
-  registerHealthRoutes(app, deps);
-  registerModelRoutes(app, deps);
-  registerChatCompletionRoutes(app, deps);
-  registerImageRoutes(app, deps);
-  registerMessagesRoutes(app, deps);
-  registerResponsesRoutes(app, deps);
+  registerHealthRoutes(app, { db: deps.db, redis: deps.redis, isShuttingDown: deps.isShuttingDown });
+  registerV1Routes(app, deps);
   registerApiEndpoints(app, { ...deps, sessions });
   await registerWebApp(app, { distDir: deps.webDistDir });
   return app;

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import packageJson from '../../package.json' with { type: 'json' };
 import { loadApiKeyCache } from './accounts/api-key-cache.ts';
 import { argon2PasswordHasher } from './accounts/password-hash.ts';
-import { buildApp } from './app.ts';
+import { buildApp, type AppDeps } from './app.ts';
 import { createMemoryCreditHolds, type CreditHolds } from './billing/credit-holds.ts';
 import { createRedisCreditHolds } from './billing/redis-credit-holds.ts';
 import { createSettlementWriter, recoverSettlementJournal } from './billing/settlement-writer.ts';
@@ -13,7 +13,7 @@ import { createChargeWriter } from './db/charge-writer.ts';
 import { claimJournalDirectory } from './db/settlement-journal.ts';
 import { loadPriceList } from './catalog/price-list.ts';
 import { loadAccountTerms } from './operator/account-terms.ts';
-import { loadRouteTable } from './catalog/route-table.ts';
+import { loadRouteTable, type Route } from './catalog/route-table.ts';
 import type { Config } from './config/config.ts';
 import { loadNodeId } from './config/node-id.ts';
 import { seedCatalog } from './config/seed-catalog.ts';
@@ -21,7 +21,7 @@ import { loadVerifiedMasterKey } from './config/verify-master-key.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { prepareDatabase } from './prepare-database.ts';
 import { watchCacheVersions } from './db/watch-cache-versions.ts';
-import { createHttpMetrics } from './http/metrics.ts';
+import { createHttpMetrics, type HttpMetrics } from './http/metrics.ts';
 import { loadImagePriceTiers } from './images/image-price-tiers.ts';
 import { seedImagePriceTiers } from './images/seed-image-price-tiers.ts';
 import { systemClock } from './lib/clock.ts';
@@ -29,6 +29,7 @@ import { cryptoIds } from './lib/ids.ts';
 import { createSecretBox } from './lib/secret-box.ts';
 import { createMemoryRateLimiter } from './limits/rate-limiter.ts';
 import { createSpendCapHolds } from './limits/spend-cap-holds.ts';
+import type { UpstreamFailure } from './providers/provider-adapter.ts';
 import { createUpstreamAgent } from './providers/shared/post-json.ts';
 import { createRedisRateLimiter } from './limits/redis-rate-limiter.ts';
 import { createRouting } from './routing/create-routing.ts';
@@ -42,28 +43,68 @@ export type RunningGateway = {
   url: string;
   database: DatabaseHandle;
   simulator: RunningSimulator | undefined;
+  /** What the app was built with: the pipeline's dependencies, for tests that drive a stage directly. */
+  deps: AppDeps;
   /** Stops accepting, lets in-flight requests finish (up to the grace period), then closes everything. */
   close: () => Promise<void>;
 };
 
 const packageVersion = packageJson.version;
 
-/** Builds every dependency from the config and starts listening. The single composition root. */
+/**
+ * Builds every dependency from the config and starts listening; the single composition root. Start-up runs in stages
+ * (storage, simulators, caches, upstreams, background jobs, the app), and each stage hands what it opens to one
+ * disposable stack: a failure at any point closes what was opened before it, in reverse order, and `close` disposes
+ * of the same stack (so the app stops taking requests first and the database closes last).
+ */
 export async function startGateway(config: Config, logger: Logger): Promise<RunningGateway> {
-  const database = openDatabase(config.database, {
-    writerThread: {
-      checkpointIntervalMs: 1000,
-      onError: (message) => logger.error({ error: message }, 'SQLite checkpoint failed'),
-    },
-  });
-  let isShuttingDown = false;
+  const stack = new AsyncDisposableStack();
   try {
-    await prepareDatabase({ db: database.db, clock: systemClock }, config);
-    await seedImagePriceTiers(database.db, seedCatalog);
+    const storage = await openStorage(stack, config, logger);
+    const simulator = await startSimulators(stack, config);
+    const caches = await loadCaches({ config, logger, storage, simulatorUrl: simulator?.url });
+    const metrics = createHttpMetrics();
+    const upstreams = await connectUpstreams(stack, { config, logger, metrics, simulatorUrl: simulator?.url });
+    startBackgroundJobs(stack, { logger, storage, caches });
+    let isShuttingDown = false;
+    const deps = composeAppDeps({ config, logger, storage, caches, upstreams, metrics }, () => isShuttingDown);
+    const app = await startApp(stack, { config, deps, onClosing: () => (isShuttingDown = true) });
+    const owned = stack.move();
+    let closing: Promise<void> | undefined;
+    return {
+      url: app.url,
+      database: storage.database,
+      simulator,
+      deps,
+      // Closing twice (a signal and a test's clean-up) closes once.
+      close: () => (closing ??= owned.disposeAsync()),
+    };
   } catch (error) {
-    await database.close();
+    await stack.disposeAsync().catch((cleanupError: unknown) => {
+      logger.error({ err: cleanupError }, 'closing what had started failed');
+    });
     throw error;
   }
+}
+
+type Storage = Awaited<ReturnType<typeof openStorage>>;
+
+/**
+ * The database (migrated, seeded), the master key, Redis when configured, the settlement journal, credit holds and
+ * rate limits: everything that keeps money and state.
+ */
+async function openStorage(stack: AsyncDisposableStack, config: Config, logger: Logger) {
+  const database = stack.adopt(
+    openDatabase(config.database, {
+      writerThread: {
+        checkpointIntervalMs: 1000,
+        onError: (message) => logger.error({ error: message }, 'SQLite checkpoint failed'),
+      },
+    }),
+    (handle) => handle.close(),
+  );
+  await prepareDatabase({ db: database.db, clock: systemClock }, config);
+  await seedImagePriceTiers(database.db, seedCatalog);
   const masterKey = await loadVerifiedMasterKey(
     { db: database.db, nowMs: () => systemClock.nowMs() },
     { masterKeyHex: config.masterKeyHex, dataDir: config.dataDir },
@@ -74,118 +115,193 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
       'MASTER_KEY is not set: generated one; back it up, it seals vendor credentials',
     );
   }
-  // The simulators and the Redis and PostgreSQL clients are loaded only when used, to keep a plain node small.
-  const simulator = config.isSandbox
-    ? await (await import('./simulators/start-simulator.ts')).startSimulator({ host: '127.0.0.1', chunkDelayMs: 15 })
-    : undefined;
-  const priceList = await loadPriceList(database.db);
-  const imagePriceTiers = await loadImagePriceTiers(database.db);
-  const secretBox = createSecretBox(masterKey.key);
-  const routeTable = await loadRouteTable({
-    db: database.db,
-    config,
-    secretBox,
-    priceList,
-    seedCatalog,
-    simulatorUrl: simulator?.url,
-    onUnreadableCredential: (routeId) =>
-      logger.error({ route: routeId }, 'route skipped: its credential cannot be opened with this master key'),
-  });
-  const apiKeyCache = await loadApiKeyCache(database.db);
-  const accountTerms = await loadAccountTerms({ db: database.db, clock: systemClock });
+  // The Redis and PostgreSQL clients are loaded only when used, to keep a plain node small.
   const redis =
     config.redisUrl === undefined
       ? undefined
-      : await (
-          await import('./connect-redis.ts')
-        ).connectRedis({ url: config.redisUrl, logger, nowMs: () => systemClock.nowMs() });
-  const journalLock = claimJournalDirectory(path.join(config.dataDir, journalFolder));
-  const creditHolds = await startCreditHolds({
-    db: database.settlementDb,
-    redis,
-    dataDir: config.dataDir,
-    logger,
-  }).catch(async (error: unknown) => {
-    journalLock.release();
-    redis?.disconnect();
-    await database.close();
-    throw error;
-  });
-  const settlements = createSettlementWriter({
-    db: database.settlementDb,
-    chargeWriter: createChargeWriter({ db: database.settlementDb, writerThread: database.writerThread }),
-    creditHolds,
-    journalDirectory: path.join(config.dataDir, journalFolder),
-    onError: (error) => logger.error({ err: error }, 'writing settled charges to the database failed; retrying'),
-  });
+      : stack.adopt(
+          await (
+            await import('./connect-redis.ts')
+          ).connectRedis({ url: config.redisUrl, logger, nowMs: () => systemClock.nowMs() }),
+          async (client) => void (await client.quit()),
+        );
+  stack.adopt(claimJournalDirectory(path.join(config.dataDir, journalFolder)), (lock) => lock.release());
+  const creditHolds = await startCreditHolds({ db: database.settlementDb, redis, dataDir: config.dataDir, logger });
+  const settlements = stack.adopt(
+    createSettlementWriter({
+      db: database.settlementDb,
+      chargeWriter: createChargeWriter({ db: database.settlementDb, writerThread: database.writerThread }),
+      creditHolds,
+      journalDirectory: path.join(config.dataDir, journalFolder),
+      onError: (error) => logger.error({ err: error }, 'writing settled charges to the database failed; retrying'),
+    }),
+    (writer) => writer.close(),
+  );
   database.setReadBarrier(settlements.flush);
   const rateLimiter = redis
     ? createRedisRateLimiter({ redis, keyPrefix: 'gw:' })
     : createMemoryRateLimiter({ nowMs: () => systemClock.nowMs() });
-  const watcher = watchCacheVersions({
-    db: database.db,
-    intervalMs: 500,
-    onChange: async (name) => {
-      if (name === 'api_keys') await apiKeyCache.reload();
-      if (name === 'balances') await creditHolds.refresh();
-      if (name === 'catalog') await priceList.reload();
-      if (name === 'catalog') await imagePriceTiers.reload();
-      if (name === 'catalog' || name === 'routes') await routeTable.reload();
-      if (name === 'account_terms') await accountTerms.reload();
-    },
-    onError: (error) => logger.error({ err: error }, 'cache refresh failed'),
+  return { database, redis, secretBox: createSecretBox(masterKey.key), creditHolds, settlements, rateLimiter };
+}
+
+/** Sandbox mode's vendor simulators (loaded only then); the route table points the implicit routes at them. */
+async function startSimulators(stack: AsyncDisposableStack, config: Config): Promise<RunningSimulator | undefined> {
+  if (!config.isSandbox) return undefined;
+  const { startSimulator } = await import('./simulators/start-simulator.ts');
+  return stack.adopt(await startSimulator({ host: '127.0.0.1', chunkDelayMs: 15 }), (simulator) => simulator.close());
+}
+
+type Caches = Awaited<ReturnType<typeof loadCaches>>;
+
+/** What the request path reads from memory: prices, image tiers, routes, API keys, account terms. */
+async function loadCaches(input: {
+  config: Config;
+  logger: Logger;
+  storage: Storage;
+  simulatorUrl: string | undefined;
+}) {
+  const { db } = input.storage.database;
+  const priceList = await loadPriceList(db);
+  const imagePriceTiers = await loadImagePriceTiers(db);
+  const routeTable = await loadRouteTable({
+    db,
+    config: input.config,
+    secretBox: input.storage.secretBox,
+    priceList,
+    seedCatalog,
+    simulatorUrl: input.simulatorUrl,
+    onUnreadableCredential: (routeId) =>
+      input.logger.error({ route: routeId }, 'route skipped: its credential cannot be opened with this master key'),
   });
-  const renewals = scheduleRenewals({
-    intervalMs: renewalIntervalMs,
-    renew: () => renewSubscriptions({ db: database.db, clock: systemClock, ids: cryptoIds, creditHolds, accountTerms }),
-    onError: (error) => logger.error({ err: error }, 'subscription renewal pass failed'),
-  });
+  const apiKeyCache = await loadApiKeyCache(db);
+  const accountTerms = await loadAccountTerms({ db, clock: systemClock });
+  return { priceList, imagePriceTiers, routeTable, apiKeyCache, accountTerms };
+}
+
+type Upstreams = Awaited<ReturnType<typeof connectUpstreams>>;
+
+/** The HTTP clients of the model upstreams (behind the SSRF guard) and of the search engine, and route health. */
+async function connectUpstreams(
+  stack: AsyncDisposableStack,
+  input: { config: Config; logger: Logger; metrics: HttpMetrics; simulatorUrl: string | undefined },
+) {
+  const { config, logger } = input;
   // The SSRF guard: model upstreams on private addresses only when allowed; the simulator is the one exemption.
   const upstreamAddresses = {
     allowPrivate: config.allowPrivateUpstreams,
-    trustedOrigins: simulator ? [simulator.url] : [],
+    trustedOrigins: input.simulatorUrl === undefined ? [] : [input.simulatorUrl],
   };
-  const upstreamAgent = createUpstreamAgent({ connectTimeoutMs: 10_000, addresses: upstreamAddresses });
-  const routeDispatchers = createRouteDispatchers(upstreamAddresses);
+  const close = (closable: { close: () => Promise<unknown> }) => closable.close().then(() => undefined);
+  const routeDispatchers = stack.adopt(createRouteDispatchers(upstreamAddresses), close);
   // The search engine is the operator's own configuration (often a local SearXNG), not a route: no guard.
-  const searchAgent = createUpstreamAgent({
-    connectTimeoutMs: 10_000,
-    addresses: { allowPrivate: true, trustedOrigins: [] },
-  });
-  const metrics = createHttpMetrics();
+  const searchAgent = stack.adopt(
+    createUpstreamAgent({ connectTimeoutMs: 10_000, addresses: { allowPrivate: true, trustedOrigins: [] } }),
+    close,
+  );
+  const upstreamAgent = stack.adopt(
+    createUpstreamAgent({ connectTimeoutMs: 10_000, addresses: upstreamAddresses }),
+    close,
+  );
+  const webSearch = stack.adopt(
+    await startWebSearch({ ...config.search, isSandbox: config.isSandbox, dispatcher: searchAgent }),
+    close,
+  );
   // Math.random only orders equally good routes when a request has no conversation to keep on one route.
   const routing = createRouting({
     clock: systemClock,
     random: Math.random,
     settings: config.routing,
-    registry: metrics.registry,
+    registry: input.metrics.registry,
   });
-  const webSearch = await startWebSearch({ ...config.search, isSandbox: config.isSandbox, dispatcher: searchAgent });
-  const app = await buildApp({
-    db: database.db,
-    redis,
-    isShuttingDown: () => isShuttingDown,
-    apiKeyCache,
-    creditHolds,
-    settlements,
-    accountTerms,
-    rateLimiter,
+  const upstream = {
+    dispatcher: upstreamAgent,
+    dispatcherFor: routeDispatchers.dispatcherFor,
+    routing,
+    onAttemptFailed: (route: Route, failure: UpstreamFailure) =>
+      logger.warn(
+        { route: route.id, status: failure.status, kind: failure.kind, vendorCode: failure.vendorCode },
+        'upstream attempt failed',
+      ),
+  };
+  return { routing, upstream, searchEngine: webSearch.engine };
+}
+
+/** Cache reloads when another node or the CLI changes something, and the subscription renewal pass. */
+function startBackgroundJobs(
+  stack: AsyncDisposableStack,
+  input: { logger: Logger; storage: Storage; caches: Caches },
+): void {
+  const { logger, caches } = input;
+  const { database, creditHolds } = input.storage;
+  stack.adopt(
+    watchCacheVersions({
+      db: database.db,
+      intervalMs: 500,
+      onChange: async (name) => {
+        if (name === 'api_keys') await caches.apiKeyCache.reload();
+        if (name === 'balances') await creditHolds.refresh();
+        if (name === 'catalog') await caches.priceList.reload();
+        if (name === 'catalog') await caches.imagePriceTiers.reload();
+        if (name === 'catalog' || name === 'routes') await caches.routeTable.reload();
+        if (name === 'account_terms') await caches.accountTerms.reload();
+      },
+      onError: (error) => logger.error({ err: error }, 'cache refresh failed'),
+    }),
+    (watcher) => watcher.stop(),
+  );
+  const renew = () =>
+    renewSubscriptions({
+      db: database.db,
+      clock: systemClock,
+      ids: cryptoIds,
+      creditHolds,
+      accountTerms: caches.accountTerms,
+    });
+  stack.adopt(
+    scheduleRenewals({
+      intervalMs: renewalIntervalMs,
+      renew,
+      onError: (error) => logger.error({ err: error }, 'subscription renewal pass failed'),
+    }),
+    (renewals) => renewals.stop(),
+  );
+}
+
+/** Every dependency the app's routes take, from the stages' products; `app.ts` hands each route its own part. */
+function composeAppDeps(
+  input: {
+    config: Config;
+    logger: Logger;
+    storage: Storage;
+    caches: Caches;
+    upstreams: Upstreams;
+    metrics: HttpMetrics;
+  },
+  isShuttingDown: () => boolean,
+): AppDeps {
+  const { config, storage, caches, upstreams } = input;
+  return {
+    ...caches,
+    ...upstreams,
+    db: storage.database.db,
+    redis: storage.redis,
+    creditHolds: storage.creditHolds,
+    settlements: storage.settlements,
+    rateLimiter: storage.rateLimiter,
+    secretBox: storage.secretBox,
+    isShuttingDown,
     welcomeBalanceMicros: config.welcomeBalanceMicros,
     passwords: argon2PasswordHasher,
     spendCapHolds: createSpendCapHolds(),
     defaultRequestsPerMinute: config.defaultRequestsPerMinute,
     clock: systemClock,
     ids: cryptoIds,
-    priceList,
-    routeTable,
     isSandbox: config.isSandbox,
     publicBaseUrl: config.publicBaseUrl,
     directBaseUrl: config.directBaseUrl,
     hasConfiguredBaseUrl: config.hasConfiguredBaseUrl,
-    logger,
-    metrics,
-    routing,
-    secretBox,
+    logger: input.logger,
+    metrics: input.metrics,
     allowPrivateUpstreams: config.allowPrivateUpstreams,
     bodyLimitBytes: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
@@ -193,60 +309,29 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     webDistDir: config.webDistDir,
     keepAliveIntervalMs: config.keepAliveIntervalMs,
     imageTimeoutMs: config.imageTimeoutMs,
-    imagePriceTiers,
-    searchEngine: webSearch.engine,
     nativeSearchProviders: config.search.nativeProviders,
-    upstream: {
-      dispatcher: upstreamAgent,
-      dispatcherFor: routeDispatchers.dispatcherFor,
-      routing,
-      onAttemptFailed: (route, failure) =>
-        logger.warn(
-          { route: route.id, status: failure.status, kind: failure.kind, vendorCode: failure.vendorCode },
-          'upstream attempt failed',
-        ),
-    },
-  });
-  try {
-    await app.listen({ port: config.port, host: config.host });
-  } catch (error) {
-    watcher.stop();
-    await renewals.stop();
-    await settlements.close();
-    journalLock.release();
-    redis?.disconnect();
-    await webSearch.close();
-    await simulator?.close();
-    await database.close();
-    throw error;
-  }
-  let closing: Promise<void> | undefined;
-  const closeGateway = async () => {
-    isShuttingDown = true;
-    watcher.stop();
-    await renewals.stop();
+  };
+}
+
+/**
+ * Builds the app and listens. Disposing of it comes first at shutdown: the node reports that it is shutting down
+ * (health answers 503), stops taking connections and lets in-flight requests finish, up to the grace period.
+ */
+async function startApp(
+  stack: AsyncDisposableStack,
+  input: { config: Config; deps: AppDeps; onClosing: () => void },
+): Promise<{ url: string }> {
+  const { config } = input;
+  const app = await buildApp(input.deps);
+  stack.defer(async () => {
+    input.onClosing();
     const deadline = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs);
     await app.close();
     clearTimeout(deadline);
-    await settlements.close();
-    journalLock.release();
-    await redis?.quit();
-    await webSearch.close();
-    await upstreamAgent.close();
-    await searchAgent.close();
-    await routeDispatchers.close();
-    await simulator?.close();
-    await database.close();
-  };
+  });
+  await app.listen({ port: config.port, host: config.host });
   const address = app.server.address() as AddressInfo;
-  const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
-  return {
-    url,
-    database,
-    simulator,
-    // Closing twice (a signal and a test's clean-up) closes once.
-    close: () => (closing ??= closeGateway()),
-  };
+  return { url: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` };
 }
 
 const journalFolder = 'settlements';

@@ -171,7 +171,7 @@ describe('reserving credits', () => {
       (error: unknown) => error instanceof PermissionDeniedError && error.code === 'key_spend_cap_reached',
     );
     key.key.spentMicros += 1_000;
-    await finishReservation(capped, { reservation: first, usage: undefined });
+    await finishReservation(capped, { reservation: first, usage: undefined, chargedMicros: 0 });
     const fourth = await reserveCredits(capped, { caller: key, model, size, holdId: 'h5' });
     assert.equal(
       fourth.hold.heldMicros,
@@ -181,7 +181,7 @@ describe('reserving credits', () => {
     // A call's charge counts even where the key's cached spending does not show it yet (another cached copy of the
     // key settled it, or the database has not caught up).
     const usage = { ...zeroUsage, inputTokens: 1_000, outputTokens: 100 };
-    await finishReservation(capped, { reservation: second, usage });
+    await finishReservation(capped, { reservation: second, usage, chargedMicros: cost(1_000, 100) });
     const fifth = await reserveCredits(capped, { caller: key, model, size, holdId: 'h6' });
     assert.equal(fifth.hold.heldMicros, cost(4_008, 500) - cost(1_000, 100));
   });

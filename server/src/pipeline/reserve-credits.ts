@@ -7,7 +7,7 @@ import {
   type InputSize,
 } from '../billing/estimate-max-cost.ts';
 import type { CreditHold, CreditHolds } from '../billing/credit-holds.ts';
-import { priceTokenUsage, type TokenUsage } from '../billing/pricing.ts';
+import type { TokenUsage } from '../billing/pricing.ts';
 import type { CatalogModel } from '../catalog/price-list.ts';
 import { InsufficientCreditsError } from '../errors/insufficient-credits-error.ts';
 import { PermissionDeniedError } from '../errors/permission-denied-error.ts';
@@ -43,11 +43,14 @@ export type Reservation = {
   isOutputLimitLowered: boolean;
   /** The tokens taken from the caller's tokens-per-minute budgets, if any apply. */
   takenTokens: TakenTokens | undefined;
-  /** The share of the key's spend cap set aside for the call (priced at `model`), if the key has a cap. */
-  spendCapShare: { keyId: string; micros: number; model: CatalogModel } | undefined;
+  /** The share of the key's spend cap set aside for the call, if the key has a cap. */
+  spendCapShare: { keyId: string; micros: number } | undefined;
   /** `x-ratelimit-*-tokens` for the response, empty when no token budget applies. */
   rateLimitHeaders: Record<string, string>;
 };
+
+/** What any call (text or images) sets aside before the upstream is asked, and gives back when it ends. */
+export type HeldCredit = Pick<Reservation, 'hold' | 'spendCapShare' | 'takenTokens'>;
 
 export type RequestSize = InputSize & {
   requestedMaxOutputTokens: number | undefined;
@@ -100,21 +103,19 @@ export async function reserveCredits(
 
 /**
  * After the call, once its charge (if any) is settled and counted in the key's spending: gives back the key's spend
- * cap share, and the tokens it really used replace the estimate in its tokens-per-minute budgets (no usage: it
- * failed before the vendor billed anything). The budgets only pace calls, so a failure to update them (Redis away)
- * must not fail a call that is already paid for: the estimate then stays counted, which errs on the slow side.
+ * cap share less what was charged, and the tokens it really used replace the estimate in its tokens-per-minute
+ * budgets (no usage: it failed before the vendor billed anything). The budgets only pace calls, so a failure to
+ * update them (Redis away) must not fail a call that is already paid for: the estimate then stays counted, which errs
+ * on the slow side.
  */
 export async function finishReservation(
   deps: { rateLimiter: RateLimiter; spendCapHolds: SpendCapHolds },
-  input: { reservation: Reservation; usage: TokenUsage | undefined },
+  input: { reservation: HeldCredit; usage: TokenUsage | undefined; chargedMicros: number },
 ): Promise<void> {
-  const { takenTokens, spendCapShare, hold } = input.reservation;
+  const { takenTokens, spendCapShare } = input.reservation;
   if (spendCapShare) {
-    // What settle-charge captured: the price of the usage, never more than the hold.
-    const chargedMicros = input.usage
-      ? Math.min(priceTokenUsage(spendCapShare.model, input.usage), hold.heldMicros)
-      : 0;
-    deps.spendCapHolds.finish({ keyId: spendCapShare.keyId, shareMicros: spendCapShare.micros, chargedMicros });
+    const { keyId, micros } = spendCapShare;
+    deps.spendCapHolds.finish({ keyId, shareMicros: micros, chargedMicros: input.chargedMicros });
   }
   if (!takenTokens) return;
   const actualTokens = input.usage ? input.usage.inputTokens + input.usage.outputTokens : 0;
@@ -163,7 +164,7 @@ async function holdCredits(
     maxOutputTokensPerChoice: input.maxOutputTokensPerChoice,
     choiceCount: input.choiceCount,
   });
-  const spendCapShare = takeSpendCapShare(deps, { caller, model, plan });
+  const spendCapShare = takeSpendCapShare(deps, { caller, plan });
   const hold = await deps.creditHolds.reserve({
     userId: caller.userId,
     holdId: input.holdId,
@@ -188,7 +189,7 @@ async function holdCredits(
 
 function takeSpendCapShare(
   deps: Pick<ReserveCreditsDeps, 'spendCapHolds'>,
-  input: { caller: Caller; model: CatalogModel; plan: HoldPlan },
+  input: { caller: Caller; plan: HoldPlan },
 ): Reservation['spendCapShare'] {
   const { key } = input.caller;
   if (key.spendCapMicros === null) return undefined;
@@ -204,5 +205,5 @@ function takeSpendCapShare(
       code: 'key_spend_cap_reached',
     });
   }
-  return { keyId: key.id, micros, model: input.model };
+  return { keyId: key.id, micros };
 }

@@ -4,36 +4,29 @@ import { priceTokenUsage, type TokenUsage } from '../billing/pricing.ts';
 import type { CatalogModel, PriceList } from '../catalog/price-list.ts';
 import type { Route, RouteTable } from '../catalog/route-table.ts';
 import type { UsageRecordRow } from '../db/schema.ts';
-import { recordFailedCall } from '../db/usage-records.ts';
-import { GatewayError } from '../errors/gateway-error.ts';
-import type { RateLimiter } from '../limits/rate-limiter.ts';
-import type { SpendCapHolds } from '../limits/spend-cap-holds.ts';
-import { UpstreamError } from '../errors/upstream-error.ts';
-import { toUnixSeconds, type Clock } from '../lib/clock.ts';
+import { toUnixSeconds } from '../lib/clock.ts';
 import { microsToUsd } from '../lib/money.ts';
 import type { ChatCompletion } from '../openai-api/chat-completion.ts';
 import { chatRequestSchema, type ChatRequest } from '../openai-api/chat-request.ts';
 import { parseWireRequest } from '../openai-api/parse-request.ts';
 import { UpstreamFailureError } from '../providers/provider-adapter.ts';
 import type { Caller } from './authenticate.ts';
+import { describeFailedCall, openCallCharge, type CallCharge, type CallChargeDeps } from './call-charge.ts';
 import { callProvider, type CallProviderDeps, type ProviderCall } from './call-provider.ts';
 import type { ChatSink } from './chat-sink.ts';
 import { chooseRoutes } from './choose-routes.ts';
 import { fromWireUsage, toWireUsage } from './convert-usage.ts';
 import { measureChatRequest } from './measure-chat-request.ts';
 import { relayStream } from './relay-stream.ts';
-import { finishReservation, reserveCredits, type Reservation, type RequestSize } from './reserve-credits.ts';
+import { reserveCredits, type Reservation, type RequestSize } from './reserve-credits.ts';
 import { resolveModel } from './resolve-model.ts';
-import { settleCharge, type SettleChargeDeps } from './settle-charge.ts';
+import { toStreamError } from './to-stream-error.ts';
 
-export type ChatCompletionDeps = SettleChargeDeps & {
+export type ChatCompletionDeps = CallChargeDeps & {
   accountTerms: AccountTerms;
   priceList: PriceList;
   routeTable: RouteTable;
-  clock: Clock;
   upstream: CallProviderDeps;
-  rateLimiter: RateLimiter;
-  spendCapHolds: SpendCapHolds;
 };
 
 type CallContext = {
@@ -43,6 +36,8 @@ type CallContext = {
   size: RequestSize;
   reservation: Reservation;
   startedAtMs: number;
+  /** Settles or releases the hold; `runChatCompletion` disposes of it on every exit. */
+  charge: CallCharge;
 };
 
 /**
@@ -61,8 +56,16 @@ export async function runChatCompletion(
   const size = measureChatRequest(request);
   const { caller, requestId } = input;
   const reservation = await reserveCredits(deps, { caller, model, size, holdId: requestId });
+  await using charge = openCallCharge(deps, {
+    caller,
+    requestId,
+    modelId: model.id,
+    endpoint: 'chat.completions',
+    startedAtMs,
+    reservation,
+  });
   input.sink.setHeaders(reservation.rateLimitHeaders);
-  const context: CallContext = { caller, requestId, model, size, reservation, startedAtMs };
+  const context: CallContext = { caller, requestId, model, size, reservation, startedAtMs, charge };
   const call = await callRoutes(deps, { context, request, routes, sink: input.sink });
   if (call.kind === 'completion') {
     await finishCompletion(deps, context, call.completion, call.route, input.sink);
@@ -97,12 +100,10 @@ async function callRoutes(
     });
   } catch (error) {
     if (sink.signal.aborted && !isClientGoneBeforeCall) {
-      await settleAbandonedCall(deps, context);
+      await settleAbandonedCall(context);
       throw error;
     }
-    await deps.creditHolds.release(context.reservation.hold);
-    await finishReservation(deps, { reservation: context.reservation, usage: undefined });
-    await recordFailure(deps, context, error);
+    await context.charge.fail({ errorCode: describeFailedCall(error) });
     throw error;
   } finally {
     stopAwaitingStream();
@@ -123,7 +124,13 @@ async function finishStream(
   },
 ): Promise<void> {
   const { context, call, sink } = input;
-  sink.startStream({ routeId: call.route.id });
+  try {
+    sink.startStream({ routeId: call.route.id });
+  } catch (error) {
+    // Nothing reached the client: the upstream stream is closed, and the call charge releases the hold.
+    await call.chunks.return?.().catch(() => undefined);
+    throw error;
+  }
   const identity = {
     id: `chatcmpl-${context.requestId}`,
     created: toUnixSeconds(context.startedAtMs),
@@ -141,7 +148,7 @@ async function finishStream(
   const usage =
     relay.vendorUsage ?? estimateDeliveredUsage({ ...context.size, deliveredTextBytes: relay.deliveredTextBytes });
   const isInterrupted = relay.error !== undefined;
-  const settlement = await settle(deps, context, {
+  const settlement = await settle(context, {
     usage,
     route: call.route,
     status: isInterrupted ? 'interrupted' : 'completed',
@@ -174,7 +181,7 @@ async function finishCompletion(
   const usage = completion.usage
     ? fromWireUsage(completion.usage)
     : estimateDeliveredUsage({ ...context.size, deliveredTextBytes: completionTextBytes(completion) });
-  const settlement = await settle(deps, context, {
+  const settlement = await settle(context, {
     usage,
     route,
     status: 'completed',
@@ -192,8 +199,8 @@ async function finishCompletion(
  * vendor has read the prompt and bills it, so the call is billed its input (estimated from the request, as for an
  * interrupted stream) and no output, since none was delivered and the upstream call was aborted.
  */
-async function settleAbandonedCall(deps: ChatCompletionDeps, context: CallContext): Promise<void> {
-  await settle(deps, context, {
+async function settleAbandonedCall(context: CallContext): Promise<void> {
+  await settle(context, {
     usage: estimateDeliveredUsage({ ...context.size, deliveredTextBytes: 0 }),
     route: undefined,
     status: 'interrupted',
@@ -202,67 +209,22 @@ async function settleAbandonedCall(deps: ChatCompletionDeps, context: CallContex
   });
 }
 
-async function settle(
-  deps: ChatCompletionDeps,
+function settle(
   context: CallContext,
   outcome: {
     usage: TokenUsage;
     /** Undefined when the client left before a route answered. */
     route: Route | undefined;
-    status: UsageRecordRow['status'];
+    status: Exclude<UsageRecordRow['status'], 'failed'>;
     errorCode: string | null;
     timeToFirstTokenMs: number | null;
   },
 ) {
-  // The reservation ends after the charge is counted in the key's spending, so its spend cap share covers it until
-  // then.
-  return settleCharge(deps, {
-    caller: context.caller,
-    hold: context.reservation.hold,
+  return context.charge.settle({
+    ...outcome,
     costMicros: priceTokenUsage(context.model, outcome.usage),
-    usage: {
-      ...usageRecordBase(deps, context),
-      route_id: outcome.route?.id ?? null,
-      provider: outcome.route?.provider ?? null,
-      status: outcome.status,
-      error_code: outcome.errorCode,
-      input_tokens: outcome.usage.inputTokens,
-      cached_tokens: outcome.usage.cachedInputTokens,
-      output_tokens: outcome.usage.outputTokens,
-      reasoning_tokens: outcome.usage.reasoningTokens,
-      time_to_first_token_ms: outcome.timeToFirstTokenMs,
-    },
-  }).finally(() => finishReservation(deps, { reservation: context.reservation, usage: outcome.usage }));
-}
-
-async function recordFailure(deps: ChatCompletionDeps, context: CallContext, error: unknown): Promise<void> {
-  await recordFailedCall(deps.db, {
-    ...usageRecordBase(deps, context),
-    route_id: null,
-    provider: null,
-    status: 'failed',
-    error_code: error instanceof GatewayError ? (error.code ?? error.type) : 'client_disconnected',
-    input_tokens: 0,
-    cached_tokens: 0,
-    output_tokens: 0,
-    reasoning_tokens: 0,
-    time_to_first_token_ms: null,
-    cost_micros: 0,
+    imageCount: 0,
   });
-}
-
-function usageRecordBase(deps: ChatCompletionDeps, context: CallContext) {
-  const nowMs = deps.clock.nowMs();
-  return {
-    request_id: context.requestId,
-    user_id: context.caller.userId,
-    api_key_id: context.caller.key.id,
-    model_id: context.model.id,
-    endpoint: 'chat.completions' as const,
-    image_count: 0,
-    latency_ms: nowMs - context.startedAtMs,
-    created_at: nowMs,
-  };
 }
 
 /** The output limit sent upstream: lowered when the balance affords less, in the field the client used. */
@@ -287,13 +249,4 @@ function describeInterruption(error: unknown, signal: AbortSignal): string {
   if (signal.aborted) return 'client_disconnected';
   if (error instanceof UpstreamFailureError) return error.failure.vendorCode ?? 'upstream_stream_error';
   return 'stream_error';
-}
-
-function toStreamError(error: unknown): GatewayError {
-  if (error instanceof GatewayError) return error;
-  const message =
-    error instanceof UpstreamFailureError
-      ? `The upstream provider failed mid-stream: ${error.failure.message}`
-      : 'The upstream stream broke off.';
-  return new UpstreamError(message, { code: 'upstream_stream_error' });
 }

@@ -4,19 +4,16 @@ import type { CatalogModel, PriceList } from '../catalog/price-list.ts';
 import type { NativeSearchProviderId } from '../config/config.ts';
 import type { RouteTable } from '../catalog/route-table.ts';
 import type { UsageRecordRow } from '../db/schema.ts';
-import { recordFailedCall } from '../db/usage-records.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
-import { UpstreamError } from '../errors/upstream-error.ts';
-import type { RateLimiter } from '../limits/rate-limiter.ts';
-import type { SpendCapHolds } from '../limits/spend-cap-holds.ts';
-import { toUnixSeconds, type Clock } from '../lib/clock.ts';
+import { toUnixSeconds } from '../lib/clock.ts';
 import { microsToUsd } from '../lib/money.ts';
 import type { Caller } from '../pipeline/authenticate.ts';
+import { openCallCharge, type CallCharge, type CallChargeDeps } from '../pipeline/call-charge.ts';
 import type { CallProviderDeps } from '../pipeline/call-provider.ts';
 import { chooseRoutes } from '../pipeline/choose-routes.ts';
-import { finishReservation, reserveCredits, type Reservation } from '../pipeline/reserve-credits.ts';
+import { reserveCredits } from '../pipeline/reserve-credits.ts';
 import { resolveModel } from '../pipeline/resolve-model.ts';
-import { settleCharge, type SettleChargeDeps } from '../pipeline/settle-charge.ts';
+import { toStreamError } from '../pipeline/to-stream-error.ts';
 import { UpstreamFailureError } from '../providers/provider-adapter.ts';
 import type { SearchEngine } from '../search/search-engine.ts';
 import { measureResponseRequest, type SearchMode } from './build-round-request.ts';
@@ -27,25 +24,21 @@ import type { ResponseSink } from './response-sink.ts';
 import type { SequencedEvent } from './response-stream-event.ts';
 import { RoundInterruptedError, runResponseRounds, type ResponseTally } from './run-response-rounds.ts';
 
-export type ResponseDeps = SettleChargeDeps & {
+export type ResponseDeps = CallChargeDeps & {
   accountTerms: AccountTerms;
   priceList: PriceList;
   routeTable: RouteTable;
-  clock: Clock;
   upstream: CallProviderDeps;
   searchEngine: SearchEngine;
   /** Vendors whose routes search with their own tool (NATIVE_WEB_SEARCH, docs/responses.md). */
   nativeSearchProviders: readonly NativeSearchProviderId[];
-  rateLimiter: RateLimiter;
-  spendCapHolds: SpendCapHolds;
 };
 
 type CallContext = {
-  caller: Caller;
-  requestId: string;
   model: CatalogModel;
-  reservation: Reservation;
   startedAtMs: number;
+  /** Settles or releases the hold; `runResponse` disposes of it on every exit. */
+  charge: CallCharge;
 };
 
 /**
@@ -73,8 +66,16 @@ export async function runResponse(
     }),
     holdId: input.requestId,
   });
+  await using charge = openCallCharge(deps, {
+    caller: input.caller,
+    requestId: input.requestId,
+    modelId: model.id,
+    endpoint: 'responses',
+    startedAtMs,
+    reservation,
+  });
   input.sink.setHeaders(reservation.rateLimitHeaders);
-  const context: CallContext = { caller: input.caller, requestId: input.requestId, model, reservation, startedAtMs };
+  const context: CallContext = { model, startedAtMs, charge };
   const tally: ResponseTally = {
     usage: { inputTokens: 0, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 0, reasoningTokens: 0 },
     route: undefined,
@@ -112,10 +113,10 @@ export async function runResponse(
     }));
   } catch (error) {
     events?.stopWaiting();
-    await handleFailure(deps, { context, tally, builder, sink: input.sink, error });
+    await handleFailure({ context, tally, builder, sink: input.sink, error });
     return;
   }
-  const settlement = await settle(deps, context, { tally, status: 'completed', errorCode: null });
+  const settlement = await settle(context, { tally, status: 'completed', errorCode: null });
   const response = builder.complete({
     incompleteReason,
     usage: toResponseUsage(tally.usage, microsToUsd(settlement.costMicros)),
@@ -150,21 +151,22 @@ function streamEvents(sink: ResponseSink, tally: ResponseTally) {
  * Every failure after the hold. What reached the client is billed (a stream that broke off, a client that left);
  * anything else releases the hold, records the failed call and rethrows, so the client gets an error and no charge.
  */
-async function handleFailure(
-  deps: ResponseDeps,
-  input: { context: CallContext; tally: ResponseTally; builder: ResponseBuilder; sink: ResponseSink; error: unknown },
-): Promise<void> {
+async function handleFailure(input: {
+  context: CallContext;
+  tally: ResponseTally;
+  builder: ResponseBuilder;
+  sink: ResponseSink;
+  error: unknown;
+}): Promise<void> {
   const { context, tally, builder, sink } = input;
   const cause = input.error instanceof RoundInterruptedError ? input.error.reason : input.error;
   if (!builder.isStarted || !tally.hasStarted) {
-    await deps.creditHolds.release(context.reservation.hold);
-    await finishReservation(deps, { reservation: context.reservation, usage: undefined });
-    await recordFailure(deps, context, cause, sink.signal);
+    await context.charge.fail({ errorCode: sink.signal.aborted ? 'client_disconnected' : describeError(cause) });
     // A stream whose headers went out during a silent wait can only report the failure in-stream.
     if (!sink.isStreamOpen || sink.signal.aborted) throw cause;
   } else {
     const errorCode = sink.signal.aborted ? 'client_disconnected' : describeError(cause);
-    await settle(deps, context, { tally, status: 'interrupted', errorCode });
+    await settle(context, { tally, status: 'interrupted', errorCode });
     if (sink.signal.aborted) return;
   }
   const gatewayError = toStreamError(cause);
@@ -177,60 +179,20 @@ async function handleFailure(
   sink.endStream();
 }
 
-async function settle(
-  deps: ResponseDeps,
+function settle(
   context: CallContext,
-  outcome: { tally: ResponseTally; status: UsageRecordRow['status']; errorCode: string | null },
+  outcome: { tally: ResponseTally; status: Exclude<UsageRecordRow['status'], 'failed'>; errorCode: string | null },
 ) {
   const { usage, route, firstTokenAtMs } = outcome.tally;
-  // The reservation ends after the charge is counted in the key's spending, so its spend cap share covers it until then.
-  return settleCharge(deps, {
-    caller: context.caller,
-    hold: context.reservation.hold,
+  return context.charge.settle({
     costMicros: priceTokenUsage(context.model, usage),
-    usage: {
-      ...usageRecordBase(deps, context),
-      route_id: route?.id ?? null,
-      provider: route?.provider ?? null,
-      status: outcome.status,
-      error_code: outcome.errorCode,
-      input_tokens: usage.inputTokens,
-      cached_tokens: usage.cachedInputTokens,
-      output_tokens: usage.outputTokens,
-      reasoning_tokens: usage.reasoningTokens,
-      time_to_first_token_ms: firstTokenAtMs === undefined ? null : firstTokenAtMs - context.startedAtMs,
-    },
-  }).finally(() => finishReservation(deps, { reservation: context.reservation, usage }));
-}
-
-async function recordFailure(deps: ResponseDeps, context: CallContext, error: unknown, signal: AbortSignal) {
-  await recordFailedCall(deps.db, {
-    ...usageRecordBase(deps, context),
-    route_id: null,
-    provider: null,
-    status: 'failed',
-    error_code: signal.aborted ? 'client_disconnected' : describeError(error),
-    input_tokens: 0,
-    cached_tokens: 0,
-    output_tokens: 0,
-    reasoning_tokens: 0,
-    time_to_first_token_ms: null,
-    cost_micros: 0,
+    usage,
+    route,
+    status: outcome.status,
+    errorCode: outcome.errorCode,
+    timeToFirstTokenMs: firstTokenAtMs === undefined ? null : firstTokenAtMs - context.startedAtMs,
+    imageCount: 0,
   });
-}
-
-function usageRecordBase(deps: ResponseDeps, context: CallContext) {
-  const nowMs = deps.clock.nowMs();
-  return {
-    request_id: context.requestId,
-    user_id: context.caller.userId,
-    api_key_id: context.caller.key.id,
-    model_id: context.model.id,
-    endpoint: 'responses' as const,
-    image_count: 0,
-    latency_ms: nowMs - context.startedAtMs,
-    created_at: nowMs,
-  };
 }
 
 /** The Responses usage object: every detail the schema requires, plus what the ledger debited. */
@@ -249,15 +211,6 @@ function describeError(error: unknown): string {
   if (error instanceof GatewayError) return error.code ?? error.type;
   if (error instanceof UpstreamFailureError) return error.failure.vendorCode ?? 'upstream_stream_error';
   return 'stream_error';
-}
-
-function toStreamError(error: unknown): GatewayError {
-  if (error instanceof GatewayError) return error;
-  const message =
-    error instanceof UpstreamFailureError
-      ? `The upstream provider failed mid-stream: ${error.failure.message}`
-      : 'The upstream stream broke off.';
-  return new UpstreamError(message, { code: 'upstream_stream_error' });
 }
 
 /** JSON output: text before a search would break the client's parse of the answer (`ResponseBuilder`). */

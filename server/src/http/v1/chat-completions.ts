@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { InternalError } from '../../errors/internal-error.ts';
 import type { RateLimiter } from '../../limits/rate-limiter.ts';
 import type { ChatChunk, ChatCompletion } from '../../openai-api/chat-completion.ts';
 import { authenticate, type AuthenticateDeps, type Caller } from '../../pipeline/authenticate.ts';
@@ -7,10 +6,11 @@ import type { ChatSink } from '../../pipeline/chat-sink.ts';
 import { checkRateLimit } from '../../pipeline/check-rate-limit.ts';
 import { runChatCompletion, type ChatCompletionDeps } from '../../pipeline/run-chat-completion.ts';
 import { readAuthHeaders } from '../read-auth-headers.ts';
+import { answerFailedCall } from './answer-failed-call.ts';
 import { createEventStreamReply } from '../create-event-stream-reply.ts';
 import { gatewayRouteHeader } from '../gateway-route-header.ts';
 import type { SseResponse } from '../sse-response.ts';
-import { toErrorBody, toGatewayError } from '../write-error.ts';
+import { toErrorBody } from '../write-error.ts';
 
 export type ChatCompletionsRouteDeps = AuthenticateDeps &
   ChatCompletionDeps & {
@@ -28,15 +28,8 @@ export function registerChatCompletionRoutes(app: FastifyInstance, deps: ChatCom
     try {
       await runChatCompletion(deps, { caller, body: request.body, requestId: request.id, sink: sink.sink });
     } catch (error) {
-      if (sink.sink.signal.aborted && !sink.stream.isStarted) {
-        reply.hijack();
-        reply.raw.destroy();
-        return reply;
-      }
-      if (!sink.stream.isStarted) throw error;
-      const gatewayError = toGatewayError(error);
-      if (gatewayError instanceof InternalError) request.log.error({ err: error }, 'stream failed after start');
-      sink.sink.sendStreamError(gatewayError);
+      const { signal, sendStreamError } = sink.sink;
+      return answerFailedCall({ request, reply, error, signal, stream: sink.stream, endStream: sendStreamError });
     }
     return reply.sent ? reply : sink.completion();
   });

@@ -6,7 +6,6 @@ import { convertMessagesRequest } from '../../anthropic-api/convert-messages-req
 import type { Message, StreamEvent } from '../../anthropic-api/message-object.ts';
 import { messagesRequestSchema } from '../../anthropic-api/messages-request.ts';
 import { estimateDeliveredUsage } from '../../billing/estimate-delivered-usage.ts';
-import { InternalError } from '../../errors/internal-error.ts';
 import type { ChatRequest } from '../../openai-api/chat-request.ts';
 import { parseWireRequest } from '../../openai-api/parse-request.ts';
 import { authenticate, type Caller } from '../../pipeline/authenticate.ts';
@@ -15,10 +14,11 @@ import { checkRateLimit } from '../../pipeline/check-rate-limit.ts';
 import { measureChatRequest } from '../../pipeline/measure-chat-request.ts';
 import { runChatCompletion } from '../../pipeline/run-chat-completion.ts';
 import { readAuthHeaders } from '../read-auth-headers.ts';
+import { answerFailedCall } from './answer-failed-call.ts';
 import { createEventStreamReply } from '../create-event-stream-reply.ts';
 import { gatewayRouteHeader } from '../gateway-route-header.ts';
 import type { SseResponse } from '../sse-response.ts';
-import { toGatewayError, writeError } from '../write-error.ts';
+import { writeError } from '../write-error.ts';
 import type { ChatCompletionsRouteDeps } from './chat-completions.ts';
 
 /**
@@ -53,15 +53,8 @@ export function registerMessagesRoutes(app: FastifyInstance, deps: ChatCompletio
       try {
         await runChatCompletion(deps, { caller, body: chatRequest, requestId: request.id, sink: sink.sink });
       } catch (error) {
-        if (sink.sink.signal.aborted && !sink.stream.isStarted) {
-          reply.hijack();
-          reply.raw.destroy();
-          return reply;
-        }
-        if (!sink.stream.isStarted) throw error;
-        const gatewayError = toGatewayError(error);
-        if (gatewayError instanceof InternalError) request.log.error({ err: error }, 'stream failed after start');
-        sink.sink.sendStreamError(gatewayError);
+        const { signal, sendStreamError } = sink.sink;
+        return answerFailedCall({ request, reply, error, signal, stream: sink.stream, endStream: sendStreamError });
       }
       return reply.sent ? reply : sink.message();
     });

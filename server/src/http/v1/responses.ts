@@ -9,6 +9,7 @@ import { runResponse, type ResponseDeps } from '../../responses/run-response.ts'
 import { createEventStreamReply } from '../create-event-stream-reply.ts';
 import { gatewayRouteHeader } from '../gateway-route-header.ts';
 import { readAuthHeaders } from '../read-auth-headers.ts';
+import { answerFailedCall } from './answer-failed-call.ts';
 import type { SseResponse } from '../sse-response.ts';
 
 export type ResponsesRouteDeps = AuthenticateDeps &
@@ -30,18 +31,9 @@ export function registerResponsesRoutes(app: FastifyInstance, deps: ResponsesRou
     try {
       await runResponse(deps, { caller, body: request.body, requestId: request.id, sink: http.sink });
     } catch (error) {
-      if (http.sink.signal.aborted && !http.stream.isStarted) {
-        reply.hijack();
-        reply.raw.destroy();
-        return reply;
-      }
-      if (http.stream.isStarted) {
-        // runResponse answers in-stream itself; reaching here means the settlement failed after the stream began.
-        request.log.error({ err: error }, 'response stream failed after start');
-        http.stream.end();
-        return reply;
-      }
-      throw error;
+      // runResponse answers in-stream itself; after the stream began, only a failed settlement reaches here.
+      const { signal } = http.sink;
+      return answerFailedCall({ request, reply, error, signal, stream: http.stream, endStream: http.stream.end });
     }
     return reply.sent ? reply : http.response();
   });

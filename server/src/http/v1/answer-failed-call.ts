@@ -1,0 +1,32 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { GatewayError } from '../../errors/gateway-error.ts';
+import { InternalError } from '../../errors/internal-error.ts';
+import type { SseResponse } from '../sse-response.ts';
+import { toGatewayError } from '../write-error.ts';
+
+/**
+ * What a `/v1` route does with an error its call let through (the call's money is already settled or released by
+ * then): a client that left before the stream began has nothing to read, so its socket is closed; before the stream
+ * began, the error goes on to the error handler (rethrown) and gets the API's error body and status; after, the
+ * stream can only end with it, in-stream.
+ */
+export function answerFailedCall(input: {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  error: unknown;
+  signal: AbortSignal;
+  stream: SseResponse;
+  endStream: (error: GatewayError) => void;
+}): FastifyReply {
+  const { reply, error, stream } = input;
+  if (input.signal.aborted && !stream.isStarted) {
+    reply.hijack();
+    reply.raw.destroy();
+    return reply;
+  }
+  if (!stream.isStarted) throw error;
+  const gatewayError = toGatewayError(error);
+  if (gatewayError instanceof InternalError) input.request.log.error({ err: error }, 'stream failed after start');
+  input.endStream(gatewayError);
+  return reply;
+}
