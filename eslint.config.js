@@ -38,18 +38,25 @@ const boundaries = {
     why: 'anthropic-api/ converts wire shapes; it uses only the shared provider mechanics',
   },
   db: { allowed: [...leaves, 'config'], why: 'db/ imports no domain folder' },
-  providers: { allowed: leaves, why: 'providers/ never imports db, billing, routing, http or the pipeline' },
+  upstream: { allowed: ['lib'], why: 'upstream/ is HTTP mechanics (undici, timeouts, capped bodies) with no domain' },
+  providers: {
+    allowed: [...leaves, 'upstream'],
+    why: 'providers/ never imports db, billing, routing, http or the pipeline',
+  },
   simulators: { allowed: [...leaves, 'providers'], why: 'simulators speak vendor wire formats only' },
   limits: { allowed: leaves, why: 'limits/ is framework- and domain-free' },
-  search: { allowed: [...leaves, 'providers', 'simulators'], why: 'search/ talks to search engines only' },
+  search: { allowed: [...leaves, 'providers', 'simulators', 'upstream'], why: 'search/ talks to search engines only' },
   config: {
     allowed: [...leaves, 'db', 'providers', 'routing'],
     why: 'config/ reads settings, the catalogue and the key',
   },
-  catalog: { allowed: [...leaves, 'config', 'db', 'providers'], why: 'catalog/ sits below the request stages' },
+  catalog: {
+    allowed: [...leaves, 'config', 'db', 'providers', 'upstream'],
+    why: 'catalog/ sits below the request stages',
+  },
   billing: { allowed: [...leaves, 'catalog', 'db'], why: 'billing/ never imports the pipeline, http or providers' },
   routing: {
-    allowed: [...leaves, 'catalog', 'db', 'providers'],
+    allowed: [...leaves, 'catalog', 'db', 'providers', 'upstream'],
     why: 'routing/ ranks routes below the pipeline',
   },
   accounts: {

@@ -29,7 +29,7 @@ import { cryptoIds } from './lib/ids.ts';
 import { createSecretBox } from './lib/secret-box.ts';
 import { createMemoryRateLimiter } from './limits/rate-limiter.ts';
 import { createSpendCapHolds } from './limits/spend-cap-holds.ts';
-import { createUpstreamAgent } from './providers/shared/post-json.ts';
+import { createUpstreamAgent } from './upstream/create-upstream-agent.ts';
 import { createRedisRateLimiter } from './limits/redis-rate-limiter.ts';
 import { createRouting } from './routing/create-routing.ts';
 import { createRouteDispatchers } from './routing/route-dispatchers.ts';

@@ -7,7 +7,7 @@ import { UpstreamError } from '../errors/upstream-error.ts';
 import { UpstreamTimeoutError } from '../errors/upstream-timeout-error.ts';
 import type { UpstreamFailure } from '../providers/provider-adapter.ts';
 import type { ProviderId } from '../providers/provider-id.ts';
-import { createUpstreamAgent } from '../providers/shared/post-json.ts';
+import { createUpstreamAgent } from '../upstream/create-upstream-agent.ts';
 import { createRouting, type Routing } from '../routing/create-routing.ts';
 import { defaultRoutingSettings, type RoutingSettings } from '../routing/routing-settings.ts';
 import { startSimulator, type RunningSimulator } from '../simulators/start-simulator.ts';

@@ -3,9 +3,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Agent } from 'undici';
-import { UpstreamFailureError } from '../provider-adapter.ts';
 import { describeRefusal, type UpstreamAddressPolicy } from './create-guarded-connector.ts';
-import { createUpstreamAgent, postJson } from './post-json.ts';
+import { createUpstreamAgent } from './create-upstream-agent.ts';
+import { requestBuffered } from './request-buffered.ts';
+import { UpstreamTransportError } from './upstream-transport-error.ts';
 
 let requestCount = 0;
 const server = createServer((_request, response) => {
@@ -16,23 +17,27 @@ const server = createServer((_request, response) => {
 let port = 0;
 const agents: Agent[] = [];
 
-/** Posts to `url` through a fresh pool with `policy`: the status, or the failure's vendor code. */
+/** Posts to `url` through a fresh pool with `policy`: the status, or the transport failure's code. */
 async function post(url: string, policy: UpstreamAddressPolicy): Promise<number | string> {
   const agent = createUpstreamAgent({ connectTimeoutMs: 2000, addresses: policy });
   agents.push(agent);
   try {
-    const response = await postJson({
-      request: { url, headers: { 'content-type': 'application/json' }, body: '{}' },
-      dispatcher: agent,
-      signal: new AbortController().signal,
-      timeouts: { connectTimeoutMs: 2000, firstByteTimeoutMs: 2000, idleTimeoutMs: 2000 },
-    });
-    for await (const _chunk of response.body);
-    return response.status;
+    const reply = await requestBuffered(
+      {
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+        timeoutMs: 2000,
+        maxBodyBytes: 1024,
+      },
+      agent,
+    );
+    return reply.status;
   } catch (error) {
-    assert.ok(error instanceof UpstreamFailureError, String(error));
-    assert.equal(error.failure.kind, 'retryable', 'the route fails; the request may go to another one');
-    return error.failure.vendorCode ?? '';
+    assert.ok(error instanceof UpstreamTransportError, String(error));
+    assert.equal(error.kind, 'connection', 'a refused address is a connection failure, so the route fails over');
+    return error.code;
   }
 }
 
