@@ -34,7 +34,7 @@ import { createRedisRateLimiter } from './limits/redis-rate-limiter.ts';
 import { createRouting } from './routing/create-routing.ts';
 import { createRouteDispatchers } from './routing/route-dispatchers.ts';
 import { startWebSearch } from './search/start-web-search.ts';
-import type { RunningSimulator } from './simulators/start-simulator.ts';
+import type { RunningSimulator } from '../../simulators/start-simulator.ts';
 import { renewSubscriptions } from './subscriptions/renew-subscriptions.ts';
 import { renewalIntervalMs, scheduleRenewals } from './subscriptions/schedule-renewals.ts';
 
@@ -76,7 +76,9 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
   }
   // The simulators and the Redis and PostgreSQL clients are loaded only when used, to keep a plain node small.
   const simulator = config.isSandbox
-    ? await (await import('./simulators/start-simulator.ts')).startSimulator({ host: '127.0.0.1', chunkDelayMs: 15 })
+    ? await (
+        await import('../../simulators/start-simulator.ts')
+      ).startSimulator({ host: '127.0.0.1', chunkDelayMs: 15 })
     : undefined;
   const priceList = await loadPriceList(database.db);
   const imagePriceTiers = await loadImagePriceTiers(database.db);
@@ -160,7 +162,13 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     settings: config.routing,
     registry: metrics.registry,
   });
-  const webSearch = await startWebSearch({ ...config.search, isSandbox: config.isSandbox, dispatcher: searchAgent });
+  const webSearch = await startWebSearch({
+    ...config.search,
+    isSandbox: config.isSandbox,
+    dispatcher: searchAgent,
+    startSimulator: async () =>
+      (await import('../../simulators/search/start-search-simulator.ts')).startSearchSimulator({ host: '127.0.0.1' }),
+  });
   const app = await buildApp({
     db: database.db,
     redis,

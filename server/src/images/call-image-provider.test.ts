@@ -10,7 +10,7 @@ import type { ProviderId } from '../providers/provider-id.ts';
 import { createUpstreamAgent } from '../upstream/create-upstream-agent.ts';
 import { createRouting, type Routing } from '../routing/create-routing.ts';
 import { defaultRoutingSettings, type RoutingSettings } from '../routing/routing-settings.ts';
-import { startSimulator, type RunningSimulator } from '../simulators/start-simulator.ts';
+import { startSimulator, type RunningSimulator } from '../../../simulators/start-simulator.ts';
 import { callImageProvider } from './call-image-provider.ts';
 import { checkImageRequest } from './check-image-request.ts';
 import { findImageProfile } from './image-profiles.ts';

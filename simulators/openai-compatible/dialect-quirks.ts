@@ -1,4 +1,4 @@
-import type { ChatProviderId } from '../../providers/provider-id.ts';
+import type { ChatProviderId } from '../../server/src/providers/provider-id.ts';
 import type { ReasoningRequest } from '../shared/conversation.ts';
 import type { AnswerPlan } from '../shared/plan-answer.ts';
 import type { CachePolicy } from '../shared/prompt-cache.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { providerIds, type ProviderId } from '../providers/provider-id.ts';
+import type { ProviderId } from '../server/src/providers/provider-id.ts';
 import { noFaults, parseFaultSegment } from './shared/fault-spec.ts';
 import { createRandom } from './shared/random.ts';
 import { dropConnection, sendError } from './shared/send-response.ts';
@@ -12,6 +12,8 @@ export type RouterDependencies = {
   state: SimulatorState;
   timing: SimulatorTiming;
   vendors: Record<ProviderId, VendorSimulator>;
+  /** The keys of `vendors`: the path prefixes served. */
+  vendorIds: readonly ProviderId[];
   /** Aborted when the simulator closes, so stalled streams end. */
   closingSignal: AbortSignal;
 };
@@ -35,7 +37,7 @@ export async function routeSimulatorRequest(
     path = faultMatch[2] ?? '/';
   }
   const vendorMatch = /^\/([a-z]+)(\/.*)?$/.exec(path);
-  const vendorId = providerIds.find((id) => id === vendorMatch?.[1]);
+  const vendorId = deps.vendorIds.find((id) => id === vendorMatch?.[1]);
   if (!vendorId) {
     response.writeHead(404, { 'content-type': 'application/json' });
     response.end(JSON.stringify({ error: `No simulated vendor serves ${path}` }));

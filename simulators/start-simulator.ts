@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ProviderId } from '../providers/provider-id.ts';
+import type { ProviderId } from '../server/src/providers/provider-id.ts';
 import { createAnthropicSimulator } from './anthropic/create-anthropic-simulator.ts';
 import { createAzureSimulator } from './azure/create-azure-simulator.ts';
 import { createGeminiSimulator } from './gemini/create-gemini-simulator.ts';
@@ -20,7 +20,6 @@ export type RunningSimulator = { url: string; close: () => Promise<void> };
  * tests and by sandbox mode. `close()` ends open streams and idle keep-alive sockets so the process can exit.
  */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
-  const state = createSimulatorState({ nowMs: () => Date.now() });
   const closing = new AbortController();
   const vendors: Record<ProviderId, VendorSimulator> = {
     openai: createOpenAiSimulator(),
@@ -31,9 +30,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     azure: createAzureSimulator(),
     vertex: createVertexSimulator(),
   };
+  const vendorIds = Object.keys(vendors) as ProviderId[];
+  const state = createSimulatorState({ nowMs: () => Date.now(), vendorIds });
   const deps = {
     state,
     vendors,
+    vendorIds,
     closingSignal: closing.signal,
     timing: { chunkDelayMs: options.chunkDelayMs ?? 0, firstByteDelayMs: options.firstByteDelayMs ?? 0 },
   };

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readJsonBody } from '../../simulators/shared/read-json-body.ts';
-import { wait } from '../../simulators/shared/wait.ts';
-import { searchEngineIds, type SearchEngineId } from '../search-engine.ts';
+import { readJsonBody } from '../shared/read-json-body.ts';
+import { wait } from '../shared/wait.ts';
+import type { SearchEngineId } from '../../server/src/search/search-engine.ts';
 import type { EngineSimulator, SimulatedAnswer } from './engine-simulator.ts';
 import { parseSearchDirectives } from './parse-search-directives.ts';
 import { planSearchPages } from './plan-search-pages.ts';
@@ -21,6 +21,7 @@ const simulators = {
   tavily: tavilySimulator,
   exa: exaSimulator,
 } as const satisfies Record<SearchEngineId, EngineSimulator>;
+const simulatedEngineIds = Object.keys(simulators) as SearchEngineId[];
 
 /**
  * Starts the search engine simulator: one loopback HTTP server speaking SearXNG, Brave, Tavily and Exa under
@@ -60,7 +61,7 @@ async function routeSearchRequest(
   if (url.pathname.startsWith('/_search-sim/'))
     return handleTestApi(request, response, { path: url.pathname, ...deps });
   const match = /^\/([a-z]+)(\/.*)?$/.exec(url.pathname);
-  const engine = searchEngineIds.find((id) => id === match?.[1]);
+  const engine = simulatedEngineIds.find((id) => id === match?.[1]);
   const simulator = engine === undefined ? undefined : simulators[engine];
   if (engine === undefined || simulator === undefined || match?.[2] !== simulator.path) {
     request.resume();

@@ -1,4 +1,3 @@
-import { codePointOffsetOfUtf16 } from '../../lib/code-point-offsets.ts';
 import { createOpaqueToken } from '../shared/create-opaque-token.ts';
 import { locateCitations } from '../shared/locate-citations.ts';
 import type { AnswerPlan } from '../shared/plan-answer.ts';
@@ -72,8 +71,8 @@ export function planResponseItems(
         // OpenAI counts "characters" as Python does: code points, not JavaScript's UTF-16 units.
         annotation: {
           type: 'url_citation',
-          start_index: codePointOffsetOfUtf16(text, citation.startIndex),
-          end_index: codePointOffsetOfUtf16(text, citation.endIndex),
+          start_index: countCodePoints(text.slice(0, citation.startIndex)),
+          end_index: countCodePoints(text.slice(0, citation.endIndex)),
           url: `${citation.source.url}?utm_source=openai`,
           title: citation.source.title,
         },
@@ -140,4 +139,12 @@ export function renderFinalPart(item: Extract<ResponseItem, { type: 'message' }>
 
 function assertNever(value: never): never {
   throw new Error(`unexpected item ${JSON.stringify(value)}`);
+}
+
+/**
+ * Written here rather than taken from the gateway's lib/: the simulator is an independent witness of the offsets the
+ * gateway computes, so it counts code points its own way (the string iterator walks code points).
+ */
+function countCodePoints(text: string): number {
+  return Array.from(text).length;
 }

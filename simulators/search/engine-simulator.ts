@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { SearchEngineId } from '../search-engine.ts';
+import type { SearchEngineId } from '../../server/src/search/search-engine.ts';
 import type { SimulatedPage } from './plan-search-pages.ts';
 
 /** One answer of a simulated engine: a JSON body (or text, for SearXNG's HTML errors) with its status. */

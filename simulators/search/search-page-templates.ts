@@ -1,4 +1,4 @@
-import type { Random } from '../../simulators/shared/random.ts';
+import type { Random } from '../shared/random.ts';
 
 /** What a template knows about the query and the page's date. */
 export type PageContext = {

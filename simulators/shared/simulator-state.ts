@@ -1,4 +1,4 @@
-import { providerIds, type ProviderId } from '../../providers/provider-id.ts';
+import type { ProviderId } from '../../server/src/providers/provider-id.ts';
 import { createPromptCache, type PromptCache } from './prompt-cache.ts';
 
 /** What `GET /_sim/stats` reports. */
@@ -22,20 +22,20 @@ export type SimulatorState = {
   reset: () => void;
 };
 
-export function createSimulatorState(clock: { nowMs: () => number }): SimulatorState {
+export function createSimulatorState(input: { nowMs: () => number; vendorIds: readonly ProviderId[] }): SimulatorState {
   let requestNumber = 0;
   const state: SimulatorState = {
-    stats: emptyStats(),
+    stats: emptyStats(input.vendorIds),
     promptCache: createPromptCache(),
     issuedResponseIds: new Set(),
     nextRequestNumber: () => {
       requestNumber += 1;
       return requestNumber;
     },
-    nowUnixSeconds: () => Math.floor(clock.nowMs() / 1000),
+    nowUnixSeconds: () => Math.floor(input.nowMs() / 1000),
     reset: () => {
       const openStreams = state.stats.openStreams;
-      state.stats = { ...emptyStats(), openStreams };
+      state.stats = { ...emptyStats(input.vendorIds), openStreams };
       state.promptCache.clear();
       state.issuedResponseIds.clear();
     },
@@ -43,7 +43,7 @@ export function createSimulatorState(clock: { nowMs: () => number }): SimulatorS
   return state;
 }
 
-function emptyStats(): SimulatorStats {
-  const requestsByVendor = Object.fromEntries(providerIds.map((id) => [id, 0])) as Record<ProviderId, number>;
+function emptyStats(vendorIds: readonly ProviderId[]): SimulatorStats {
+  const requestsByVendor = Object.fromEntries(vendorIds.map((id) => [id, 0])) as Record<ProviderId, number>;
   return { requestsByVendor, totalRequests: 0, openStreams: 0, completedStreams: 0, abortedStreams: 0 };
 }

@@ -1,4 +1,4 @@
-import { createRandom, hashText, type Random } from '../../simulators/shared/random.ts';
+import { createRandom, hashText, type Random } from '../shared/random.ts';
 import { followUpSentences, pageTemplates, type PageContext } from './search-page-templates.ts';
 
 /** One page the simulated engines find; every engine renders the same pages in its own wire format. */
