@@ -1,8 +1,8 @@
-import type { Usage } from '../../../openai-api/chat-completion.ts';
-import type { DialectQuirks } from '../../openai/dialect-quirks.ts';
-import type { OpenAiUsage } from '../../openai/openai-api.ts';
-import { compatibleBaseQuirks } from '../base-quirks.ts';
-import { deepSeekUsageSchema } from '../openai-compatible-api.ts';
+import type { Usage } from '../../openai-api/chat-completion.ts';
+import type { DialectQuirks } from '../openai/dialect-quirks.ts';
+import type { OpenAiUsage } from '../openai/openai-api.ts';
+import { compatibleBaseQuirks } from '../openai-compatible/base-quirks.ts';
+import { deepSeekUsageSchema } from '../openai-compatible/openai-compatible-api.ts';
 
 /**
  * DeepSeek: `reasoning_content` on reasoner models; cache hits counted in `prompt_cache_hit_tokens` rather than

@@ -1,8 +1,8 @@
-import type { DialectQuirks } from '../../openai/dialect-quirks.ts';
-import type { OpenAiChunk } from '../../openai/openai-api.ts';
-import type { Usage } from '../../../openai-api/chat-completion.ts';
-import { compatibleBaseQuirks } from '../base-quirks.ts';
-import { groqChunkExtrasSchema } from '../openai-compatible-api.ts';
+import type { DialectQuirks } from '../openai/dialect-quirks.ts';
+import type { OpenAiChunk } from '../openai/openai-api.ts';
+import type { Usage } from '../../openai-api/chat-completion.ts';
+import { compatibleBaseQuirks } from '../openai-compatible/base-quirks.ts';
+import { groqChunkExtrasSchema } from '../openai-compatible/openai-compatible-api.ts';
 
 /**
  * Groq: the last chunk carries usage under `x_groq.usage` (with timing fields), the older location; with

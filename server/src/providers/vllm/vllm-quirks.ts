@@ -1,6 +1,6 @@
-import type { DialectQuirks } from '../../openai/dialect-quirks.ts';
-import { compatibleBaseQuirks } from '../base-quirks.ts';
-import { readIntegerCodeError, readUnwrappedError } from '../read-error-bodies.ts';
+import type { DialectQuirks } from '../openai/dialect-quirks.ts';
+import { compatibleBaseQuirks } from '../openai-compatible/base-quirks.ts';
+import { readIntegerCodeError, readUnwrappedError } from '../openai-compatible/read-error-bodies.ts';
 
 /**
  * vLLM: reasoning text in `reasoning_content` (older) or `reasoning` (newer); errors either unwrapped

@@ -1,6 +1,6 @@
-import type { DialectQuirks } from '../../openai/dialect-quirks.ts';
-import { compatibleBaseQuirks } from '../base-quirks.ts';
-import { readStringError } from '../read-error-bodies.ts';
+import type { DialectQuirks } from '../openai/dialect-quirks.ts';
+import { compatibleBaseQuirks } from '../openai-compatible/base-quirks.ts';
+import { readStringError } from '../openai-compatible/read-error-bodies.ts';
 
 /**
  * xAI: `reasoning_content` on reasoning models; streamed usage arrives on the second-to-last chunk, followed by a

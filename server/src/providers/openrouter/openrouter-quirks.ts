@@ -1,6 +1,6 @@
-import type { DialectQuirks } from '../../openai/dialect-quirks.ts';
-import { compatibleBaseQuirks } from '../base-quirks.ts';
-import { readIntegerCodeError } from '../read-error-bodies.ts';
+import type { DialectQuirks } from '../openai/dialect-quirks.ts';
+import { compatibleBaseQuirks } from '../openai-compatible/base-quirks.ts';
+import { readIntegerCodeError } from '../openai-compatible/read-error-bodies.ts';
 
 /**
  * OpenRouter: reasoning text in `reasoning`; errors with the HTTP status as an integer `code` (plus `metadata`,

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { ChatMessage } from '../../../openai-api/chat-request.ts';
-import type { DialectQuirks, DialectRequestBody } from '../../openai/dialect-quirks.ts';
-import { compatibleBaseQuirks } from '../base-quirks.ts';
-import { readUnwrappedError } from '../read-error-bodies.ts';
+import type { ChatMessage } from '../../openai-api/chat-request.ts';
+import type { DialectQuirks, DialectRequestBody } from '../openai/dialect-quirks.ts';
+import { compatibleBaseQuirks } from '../openai-compatible/base-quirks.ts';
+import { readUnwrappedError } from '../openai-compatible/read-error-bodies.ts';
 
 const mistralIdPattern = /^[a-zA-Z0-9]{9}$/;
 const alphanumerics = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';

@@ -1,5 +1,5 @@
-import type { DialectQuirks } from '../../openai/dialect-quirks.ts';
-import { compatibleBaseQuirks } from '../base-quirks.ts';
+import type { DialectQuirks } from '../openai/dialect-quirks.ts';
+import { compatibleBaseQuirks } from '../openai-compatible/base-quirks.ts';
 
 /**
  * Together: streamed usage rides on the last content/finish chunk instead of a separate `choices: []` chunk, and is

@@ -1,5 +1,5 @@
-import type { DialectQuirks } from '../../openai/dialect-quirks.ts';
-import { compatibleBaseQuirks } from '../base-quirks.ts';
+import type { DialectQuirks } from '../openai/dialect-quirks.ts';
+import { compatibleBaseQuirks } from '../openai-compatible/base-quirks.ts';
 
 /**
  * Ollama's `/v1` endpoint: OpenAI-shaped errors and usage (`include_usage` supported); thinking models put their

@@ -1,6 +1,6 @@
-import type { DialectQuirks } from '../../openai/dialect-quirks.ts';
-import { compatibleBaseQuirks } from '../base-quirks.ts';
-import { readIntegerCodeError } from '../read-error-bodies.ts';
+import type { DialectQuirks } from '../openai/dialect-quirks.ts';
+import { compatibleBaseQuirks } from '../openai-compatible/base-quirks.ts';
+import { readIntegerCodeError } from '../openai-compatible/read-error-bodies.ts';
 
 /**
  * llama.cpp server: `reasoning_content` with a reasoning format; an extra `timings` object (ignored); errors
