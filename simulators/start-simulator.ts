@@ -4,7 +4,7 @@ import type { ProviderId } from '../server/src/providers/provider-id.ts';
 import { createAnthropicSimulator } from './anthropic/create-anthropic-simulator.ts';
 import { createAzureSimulator } from './azure/create-azure-simulator.ts';
 import { createGeminiSimulator } from './gemini/create-gemini-simulator.ts';
-import { createBflSimulator } from './images/bfl/create-bfl-simulator.ts';
+import { createBflSimulator } from './bfl/create-bfl-simulator.ts';
 import { dialectSimulators } from './openai-compatible/dialect-simulators.ts';
 import { createOpenAiSimulator } from './openai/create-openai-simulator.ts';
 import { routeSimulatorRequest } from './route-simulator-request.ts';

@@ -1,4 +1,4 @@
-import { handleGoogleImageRequest } from '../images/google/handle-google-image-request.ts';
+import { handleGoogleImageRequest } from './images/handle-google-image-request.ts';
 import { alphanumeric } from '../shared/random.ts';
 import { isRejectedKey } from '../shared/read-bearer-key.ts';
 import { sendError, sendJson } from '../shared/send-response.ts';

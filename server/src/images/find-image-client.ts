@@ -4,7 +4,7 @@ import { vendors } from '../providers/vendors.ts';
 import type { ImageClient } from './image-client.ts';
 import { generateBflImages } from './vendors/bfl/generate-bfl-images.ts';
 import { generateGeminiImage } from './vendors/gemini/generate-gemini-image.ts';
-import { generateImagenImages } from './vendors/imagen/generate-imagen-images.ts';
+import { generateImagenImages } from './vendors/gemini/generate-imagen-images.ts';
 import { generateOpenAiImages } from './vendors/openai/generate-openai-images.ts';
 
 /** The client of each image API; which vendors serve an API is in their definitions (`imageApis`). */

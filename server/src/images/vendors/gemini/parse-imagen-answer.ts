@@ -1,6 +1,6 @@
 import { parseVendorBody } from '../../../providers/shared/parse-vendor-body.ts';
 import type { GeneratedImages } from '../../image-client.ts';
-import { imagenPredictResponseSchema } from '../gemini/google-images-api.ts';
+import { imagenPredictResponseSchema } from './google-images-api.ts';
 import { createContentPolicyFailure } from '../shared/content-policy-failure.ts';
 
 /**

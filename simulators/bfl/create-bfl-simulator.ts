@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { isRejectedKey } from '../../shared/read-bearer-key.ts';
-import { sendError } from '../../shared/send-response.ts';
-import { createSimError } from '../../shared/sim-error.ts';
-import type { VendorSimulator } from '../../shared/simulator-exchange.ts';
+import { isRejectedKey } from '../shared/read-bearer-key.ts';
+import { sendError } from '../shared/send-response.ts';
+import { createSimError } from '../shared/sim-error.ts';
+import type { VendorSimulator } from '../shared/simulator-exchange.ts';
 import { createBflTasks } from './bfl-tasks.ts';
 import { handleBflResult, handleBflSample } from './handle-bfl-result.ts';
 import { handleBflSubmit } from './handle-bfl-submit.ts';

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { describeSchemaIssue } from '../../shared/describe-schema-issue.ts';
-import { findFaultDirectives, mergeFaults } from '../../shared/fault-spec.ts';
-import { hashText } from '../../shared/random.ts';
-import { readJsonBody } from '../../shared/read-json-body.ts';
-import { dropConnection, sendError, sendJson } from '../../shared/send-response.ts';
-import { createFaultError, createSimError, type SimError } from '../../shared/sim-error.ts';
-import type { SimulatorExchange } from '../../shared/simulator-exchange.ts';
-import { readSimulatorOrigin } from '../send-image.ts';
+import { describeSchemaIssue } from '../shared/describe-schema-issue.ts';
+import { findFaultDirectives, mergeFaults } from '../shared/fault-spec.ts';
+import { hashText } from '../shared/random.ts';
+import { readJsonBody } from '../shared/read-json-body.ts';
+import { dropConnection, sendError, sendJson } from '../shared/send-response.ts';
+import { createFaultError, createSimError, type SimError } from '../shared/sim-error.ts';
+import type { SimulatorExchange } from '../shared/simulator-exchange.ts';
+import { readSimulatorOrigin } from '../images/send-image.ts';
 import type { BflTasks } from './bfl-tasks.ts';
 import { renderBflError } from './render-bfl-error.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { renderGeminiError } from '../../gemini/render-gemini-error.ts';
+import { renderGeminiError } from '../render-gemini-error.ts';
 import { countTextTokens } from '../../shared/count-input-tokens.ts';
 import { findFaultDirectives, mergeFaults } from '../../shared/fault-spec.ts';
 import { generateWordTokens } from '../../shared/generate-words.ts';
@@ -8,7 +8,7 @@ import { readJsonBody } from '../../shared/read-json-body.ts';
 import { dropConnection, sendError, sendJson } from '../../shared/send-response.ts';
 import { createFaultError, createSimError, type SimError } from '../../shared/sim-error.ts';
 import type { SimulatorExchange } from '../../shared/simulator-exchange.ts';
-import { renderSampleImage } from '../render-sample-image.ts';
+import { renderSampleImage } from '../../images/render-sample-image.ts';
 import { geminiImageOutputTokens, geminiImageSizes } from './google-image-sizes.ts';
 
 const imageRequestSchema = z.looseObject({

@@ -1,7 +1,7 @@
-import { sendJson } from '../../shared/send-response.ts';
-import type { SimulatorExchange } from '../../shared/simulator-exchange.ts';
-import { renderSampleImage } from '../render-sample-image.ts';
-import { readSimulatorOrigin, sendImage } from '../send-image.ts';
+import { sendJson } from '../shared/send-response.ts';
+import type { SimulatorExchange } from '../shared/simulator-exchange.ts';
+import { renderSampleImage } from '../images/render-sample-image.ts';
+import { readSimulatorOrigin, sendImage } from '../images/send-image.ts';
 import type { BflTasks } from './bfl-tasks.ts';
 
 /**

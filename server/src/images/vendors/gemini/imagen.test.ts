@@ -6,7 +6,7 @@ import { readErrorFixture, readJsonFixture } from '../../../providers/test-suppo
 import { readImageSize } from '../test-support/read-image-size.ts';
 import { parseImagenAnswer } from './parse-imagen-answer.ts';
 
-const fixture = (name: string) => new URL(`./__fixtures__/${name}`, import.meta.url);
+const fixture = (name: string) => new URL(`./__fixtures__/imagen/${name}`, import.meta.url);
 const sizesOf = (name: string, count: number) =>
   parseImagenAnswer(readJsonFixture(fixture(name)), count).images.map((image) =>
     'b64_json' in image ? readImageSize(image.b64_json) : 'no data',

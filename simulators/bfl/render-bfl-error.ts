@@ -1,4 +1,4 @@
-import type { RenderedError, SimError } from '../../shared/sim-error.ts';
+import type { RenderedError, SimError } from '../shared/sim-error.ts';
 
 /**
  * Black Forest Labs answers errors the way its FastAPI service does: `{"detail": "<message>"}`, and a 422 for a body

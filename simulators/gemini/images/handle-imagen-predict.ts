@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { renderGeminiError } from '../../gemini/render-gemini-error.ts';
+import { renderGeminiError } from '../render-gemini-error.ts';
 import { findFaultDirectives, mergeFaults } from '../../shared/fault-spec.ts';
 import { hashText } from '../../shared/random.ts';
 import { readJsonBody } from '../../shared/read-json-body.ts';
 import { dropConnection, sendError, sendJson } from '../../shared/send-response.ts';
 import { createFaultError, createSimError, type SimError } from '../../shared/sim-error.ts';
 import type { SimulatorExchange } from '../../shared/simulator-exchange.ts';
-import { renderSampleImage } from '../render-sample-image.ts';
+import { renderSampleImage } from '../../images/render-sample-image.ts';
 import { imagenSizes } from './google-image-sizes.ts';
 
 const predictSchema = z.looseObject({

@@ -1,6 +1,6 @@
 import type { GeneratedImages, ImageCallInput } from '../../image-client.ts';
 import { imagenAspectRatios } from '../../image-profiles.ts';
-import { postToGoogle } from '../gemini/post-to-google.ts';
+import { postToGoogle } from './post-to-google.ts';
 import { parseImagenAnswer } from './parse-imagen-answer.ts';
 
 /**
