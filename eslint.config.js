@@ -3,6 +3,8 @@ import path from 'node:path';
 import tseslint from 'typescript-eslint';
 
 const serverSource = path.resolve(import.meta.dirname, 'server/src');
+const simulatorSource = path.resolve(import.meta.dirname, 'simulators');
+const serverRoot = path.resolve(import.meta.dirname, 'server');
 /** Every folder of server/src: a folder added later is a dependency nobody may take until a line below allows it. */
 const serverFolders = readdirSync(serverSource, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
@@ -38,18 +40,24 @@ const boundaries = {
     why: 'anthropic-api/ converts wire shapes; it uses only the shared provider mechanics',
   },
   db: { allowed: [...leaves, 'config'], why: 'db/ imports no domain folder' },
-  providers: { allowed: leaves, why: 'providers/ never imports db, billing, routing, http or the pipeline' },
-  simulators: { allowed: [...leaves, 'providers'], why: 'simulators speak vendor wire formats only' },
+  upstream: { allowed: ['lib'], why: 'upstream/ is HTTP mechanics (undici, timeouts, capped bodies) with no domain' },
+  providers: {
+    allowed: [...leaves, 'upstream'],
+    why: 'providers/ never imports db, billing, routing, http or the pipeline',
+  },
   limits: { allowed: leaves, why: 'limits/ is framework- and domain-free' },
-  search: { allowed: [...leaves, 'providers', 'simulators'], why: 'search/ talks to search engines only' },
+  search: { allowed: [...leaves, 'providers', 'upstream'], why: 'search/ talks to search engines only' },
   config: {
     allowed: [...leaves, 'db', 'providers', 'routing'],
     why: 'config/ reads settings, the catalogue and the key',
   },
-  catalog: { allowed: [...leaves, 'config', 'db', 'providers'], why: 'catalog/ sits below the request stages' },
+  catalog: {
+    allowed: [...leaves, 'config', 'db', 'providers', 'upstream'],
+    why: 'catalog/ sits below the request stages',
+  },
   billing: { allowed: [...leaves, 'catalog', 'db'], why: 'billing/ never imports the pipeline, http or providers' },
   routing: {
-    allowed: [...leaves, 'catalog', 'db', 'providers'],
+    allowed: [...leaves, 'catalog', 'db', 'providers', 'upstream'],
     why: 'routing/ ranks routes below the pipeline',
   },
   accounts: {
@@ -69,13 +77,13 @@ const boundaries = {
     allowed: [...leaves, 'accounts', 'billing', 'catalog', 'db', 'limits', 'operator', 'providers', 'routing'],
     why: 'the pipeline never imports http',
   },
-  images: { forbidden: ['http', 'cli', 'responses', 'chats', 'simulators'], why: 'images/ never imports http' },
+  images: { forbidden: ['http', 'cli', 'responses', 'chats'], why: 'images/ never imports http' },
   responses: {
-    forbidden: ['http', 'cli', 'images', 'chats', 'simulators'],
+    forbidden: ['http', 'cli', 'images', 'chats'],
     why: 'responses/ never imports http, and reaches vendors through their adapters, never their simulators',
   },
-  http: { forbidden: ['cli', 'simulators'], why: 'http/ serves the domain; it is not a composition root' },
-  cli: { forbidden: ['http', 'simulators'], why: 'the CLI works on the domain, not through http' },
+  http: { forbidden: ['cli'], why: 'http/ serves the domain; it is not a composition root' },
+  cli: { forbidden: ['http'], why: 'the CLI works on the domain, not through http' },
 };
 
 /** Packages only some folders (or root files) may import. */
@@ -107,7 +115,15 @@ const folderImportsRule = {
         return;
       }
       if (!boundary || !source.startsWith('.')) return;
-      const target = path.relative(serverSource, path.resolve(path.dirname(context.filename), source));
+      const resolved = path.resolve(path.dirname(context.filename), source);
+      if (!path.relative(simulatorSource, resolved).startsWith('..')) {
+        context.report({
+          node: node.source,
+          message: `${fromPart}/ may not import simulators/: only start-gateway.ts (in sandbox mode) and tests load them.`,
+        });
+        return;
+      }
+      const target = path.relative(serverSource, resolved);
       const targetPart = target.split(path.sep)[0];
       if (target.startsWith('..') || targetPart === fromPart) return;
       if (serverRootFiles.includes(targetPart)) {
@@ -128,6 +144,37 @@ const folderImportsRule = {
         context.report({
           node: node.source,
           message: `${fromPart}/ may not import ${targetPart}/: ${boundary.why} (STYLE.md §3).`,
+        });
+      }
+    };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
+  },
+};
+
+/**
+ * The simulators are independent witnesses of each wire format: from server/ they take types only (the vendor and
+ * engine ids they are keyed by), never code, so a gateway bug cannot hide behind a shared helper.
+ */
+const simulatorImportsRule = {
+  meta: { type: 'problem', schema: [] },
+  create(context) {
+    const check = (node) => {
+      const source = node.source?.value;
+      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      const resolved = path.resolve(path.dirname(context.filename), source);
+      if (path.relative(serverRoot, resolved).startsWith('..')) return;
+      const isTypeOnly =
+        node.importKind === 'type' ||
+        (node.specifiers?.length > 0 && node.specifiers.every((specifier) => specifier.importKind === 'type'));
+      if (node.type === 'ImportExpression' || !isTypeOnly) {
+        context.report({
+          node: node.source,
+          message: `${source}: simulators import only types from server/; they are independent witnesses of the wire formats.`,
         });
       }
     };
@@ -198,8 +245,12 @@ export default tseslint.config(
   },
   {
     // The simulators stand in for vendors: they parse what clients send them, as a vendor's server does.
-    files: ['server/src/simulators/**/*.ts'],
-    rules: { 'no-restricted-properties': ['error', readEnvironment] },
+    files: ['simulators/**/*.ts'],
+    plugins: { simulators: { rules: { 'type-only-server-imports': simulatorImportsRule } } },
+    rules: {
+      'no-restricted-properties': ['error', readEnvironment],
+      'simulators/type-only-server-imports': 'error',
+    },
   },
   {
     files: ['web/src/**/*.{ts,tsx}'],

@@ -7,7 +7,13 @@ import { startTestServices } from './test-services.ts';
  * (unit, integration on SQLite and PostgreSQL, end-to-end with the OpenAI SDK, browser) against a throwaway
  * PostgreSQL and Redis. Ends with one summary line: `tests: N passed, N failed`.
  */
-const testPatterns = ['server/**/*.test.ts', 'contract/**/*.test.ts', 'web/test/**/*.test.ts', 'scripts/**/*.test.ts'];
+const testPatterns = [
+  'server/**/*.test.ts',
+  'simulators/**/*.test.ts',
+  'contract/**/*.test.ts',
+  'web/test/**/*.test.ts',
+  'scripts/**/*.test.ts',
+];
 
 function step(name: string, command: string, args: readonly string[]): void {
   process.stdout.write(`\n== ${name}\n`);

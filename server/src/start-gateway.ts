@@ -30,12 +30,12 @@ import { createSecretBox } from './lib/secret-box.ts';
 import { createMemoryRateLimiter } from './limits/rate-limiter.ts';
 import { createSpendCapHolds } from './limits/spend-cap-holds.ts';
 import type { UpstreamFailure } from './providers/provider-adapter.ts';
-import { createUpstreamAgent } from './providers/shared/post-json.ts';
+import { createUpstreamAgent } from './upstream/create-upstream-agent.ts';
 import { createRedisRateLimiter } from './limits/redis-rate-limiter.ts';
 import { createRouting } from './routing/create-routing.ts';
 import { createRouteDispatchers } from './routing/route-dispatchers.ts';
 import { startWebSearch } from './search/start-web-search.ts';
-import type { RunningSimulator } from './simulators/start-simulator.ts';
+import type { RunningSimulator } from '../../simulators/start-simulator.ts';
 import { renewSubscriptions } from './subscriptions/renew-subscriptions.ts';
 import { renewalIntervalMs, scheduleRenewals } from './subscriptions/schedule-renewals.ts';
 
@@ -147,7 +147,7 @@ async function openStorage(stack: AsyncDisposableStack, config: Config, logger: 
 /** Sandbox mode's vendor simulators (loaded only then); the route table points the implicit routes at them. */
 async function startSimulators(stack: AsyncDisposableStack, config: Config): Promise<RunningSimulator | undefined> {
   if (!config.isSandbox) return undefined;
-  const { startSimulator } = await import('./simulators/start-simulator.ts');
+  const { startSimulator } = await import('../../simulators/start-simulator.ts');
   return stack.adopt(await startSimulator({ host: '127.0.0.1', chunkDelayMs: 15 }), (simulator) => simulator.close());
 }
 
@@ -203,7 +203,13 @@ async function connectUpstreams(
     close,
   );
   const webSearch = stack.adopt(
-    await startWebSearch({ ...config.search, isSandbox: config.isSandbox, dispatcher: searchAgent }),
+    await startWebSearch({
+      ...config.search,
+      isSandbox: config.isSandbox,
+      dispatcher: searchAgent,
+      startSimulator: async () =>
+        (await import('../../simulators/search/start-search-simulator.ts')).startSearchSimulator({ host: '127.0.0.1' }),
+    }),
     close,
   );
   // Math.random only orders equally good routes when a request has no conversation to keep on one route.

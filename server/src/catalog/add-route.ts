@@ -8,6 +8,7 @@ import type { Clock } from '../lib/clock.ts';
 import type { IdGenerator } from '../lib/ids.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
 import { isProviderId, providerIds } from '../providers/provider-id.ts';
+import { vendors } from '../providers/vendors.ts';
 import { checkUpstreamUrl } from './check-upstream-url.ts';
 import { checkRouteRow, convertRouteSettings, type RouteSettingsInput } from './route-settings.ts';
 
@@ -21,8 +22,6 @@ export type AddRouteInput = RouteSettingsInput & {
   upstreamModel: string | undefined;
   allowPrivateUpstreams: boolean;
 };
-
-const localProviders = new Set(['vllm', 'ollama', 'llamacpp']);
 
 /** Validates and stores an operator route; the credential is sealed with the master key before it is written. */
 export async function addRoute(deps: AddRouteDeps, input: AddRouteInput): Promise<{ id: string }> {
@@ -61,7 +60,7 @@ export async function addRoute(deps: AddRouteDeps, input: AddRouteInput): Promis
 
 /** Every hosted vendor needs our key; local servers (vLLM, Ollama, llama.cpp) may run without one. */
 export function checkCredential(provider: string, credential: string | undefined): void {
-  if (!credential && !localProviders.has(provider)) {
+  if (!credential && !(isProviderId(provider) && vendors[provider].isLocal)) {
     throw new InvalidRequestError(
       `Routes to \`${provider}\` need a credential (the vendor's API key or access token).`,
       {

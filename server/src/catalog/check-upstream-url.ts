@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { InvalidRequestError } from '../errors/invalid-request-error.ts';
-import { describeRefusal } from '../providers/shared/create-guarded-connector.ts';
-import { parseAddress } from '../providers/shared/find-reserved-range.ts';
+import { describeRefusal } from '../upstream/create-guarded-connector.ts';
+import { parseAddress } from '../upstream/find-reserved-range.ts';
 
 /** The addresses a host name resolves to; empty when it does not resolve (now). */
 export type ResolveHost = (hostname: string) => Promise<readonly string[]>;

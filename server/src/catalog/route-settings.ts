@@ -2,6 +2,9 @@ import type { Database } from '../db/database.ts';
 import type { NewRouteRow, RoutesTable } from '../db/schema.ts';
 import { findUserById } from '../db/users.ts';
 import { InvalidRequestError } from '../errors/invalid-request-error.ts';
+import { isProviderId, providerIds } from '../providers/provider-id.ts';
+import type { RouteOptionName, RouteOptions } from '../providers/vendor-definition.ts';
+import { vendors } from '../providers/vendors.ts';
 
 /**
  * The operating settings of a route, as the CLI and the operator API give them. Undefined: leave as is (or the
@@ -55,11 +58,6 @@ const integerSettings = {
   idleTimeoutMs: { min: 100, max: 3_600_000, param: 'idle_timeout_ms', what: 'The idle timeout' },
 } as const satisfies Record<string, Bounds>;
 
-const apiVersionPattern = /^\d{4}-\d{2}-\d{2}(-preview)?$/;
-// Google Cloud project ids: 6–30 lower-case letters, digits or hyphens, starting with a letter.
-const vertexProjectPattern = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/;
-const vertexLocationPattern = /^(global|[a-z]+-[a-z]+\d+)$/;
-
 /** Checks each given setting on its own and turns it into column values. */
 export function convertRouteSettings(input: RouteSettingsInput): RouteSettingColumns {
   const changes: RouteSettingColumns = {};
@@ -94,41 +92,37 @@ export function convertRouteSettings(input: RouteSettingsInput): RouteSettingCol
   return changes;
 }
 
-/** The rules across fields, on the route as it will be stored: provider-specific fields, reserved accounts. */
+/** The rules across fields, on the route as it will be stored: the vendor's own options, reserved accounts. */
 export async function checkRouteRow(deps: { db: Database }, row: NewRouteRow): Promise<void> {
-  const isAzure = row.provider === 'azure';
-  const isVertex = row.provider === 'vertex';
-  if (row.api_version != null && !isAzure) {
-    throw new InvalidRequestError('An api-version applies to Azure OpenAI routes only.', { param: 'api_version' });
-  }
-  if (row.api_version != null && !apiVersionPattern.test(row.api_version)) {
-    throw new InvalidRequestError(
-      `The api-version "${row.api_version}" is not of the form 2024-10-21 or 2025-01-01-preview.`,
-      {
-        param: 'api_version',
-      },
-    );
-  }
-  if (!isVertex && (row.vertex_project != null || row.vertex_location != null)) {
-    throw new InvalidRequestError('A project and location apply to Vertex AI routes only.', {
-      param: row.vertex_project != null ? 'vertex_project' : 'vertex_location',
-    });
-  }
-  if (isVertex && !vertexProjectPattern.test(row.vertex_project ?? '')) {
-    throw new InvalidRequestError('A Vertex AI route needs its Google Cloud project id (6–30 of a-z, 0-9 and -).', {
-      param: 'vertex_project',
-    });
-  }
-  if (isVertex && !vertexLocationPattern.test(row.vertex_location ?? '')) {
-    throw new InvalidRequestError('A Vertex AI route needs its location, e.g. us-central1, europe-west4 or global.', {
-      param: 'vertex_location',
-    });
-  }
+  checkRouteOptions(row.provider, {
+    ...(row.api_version == null ? {} : { api_version: row.api_version }),
+    ...(row.vertex_project == null ? {} : { vertex_project: row.vertex_project }),
+    ...(row.vertex_location == null ? {} : { vertex_location: row.vertex_location }),
+  });
   for (const userId of (row.reserved_for_user_ids ?? '').split('\n').filter((id) => id !== '')) {
     if (!(await findUserById(deps.db, userId))) {
       throw new InvalidRequestError(`No account has the id "${userId}".`, { param: 'reserved_for' });
     }
   }
+}
+
+/**
+ * A route's vendor-specific options against its vendor's schema (`routeOptions` in the vendor's definition): an
+ * option another vendor owns is refused with that vendor's message, then the vendor's schema checks its own.
+ */
+export function checkRouteOptions(provider: string, options: RouteOptions): void {
+  if (!isProviderId(provider)) return;
+  const own = vendors[provider].routeOptions;
+  const ownNames = Object.keys(own?.schema.shape ?? {});
+  for (const name of Object.keys(options) as RouteOptionName[]) {
+    if (ownNames.includes(name)) continue;
+    const owner = providerIds.map((id) => vendors[id].routeOptions).find((rule) => rule && name in rule.schema.shape);
+    throw new InvalidRequestError(owner?.foreignUseMessage ?? `\`${name}\` is not a route option.`, { param: name });
+  }
+  if (!own) return;
+  const parsed = own.schema.safeParse(options);
+  const issue = parsed.error?.issues[0];
+  if (issue) throw new InvalidRequestError(issue.message, { param: String(issue.path[0] ?? 'options') });
 }
 
 function checkInteger(value: number, bounds: Bounds): number {

@@ -1,22 +1,17 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseUsdToMicros } from '../lib/money.ts';
+import { providerIds, type ProviderId } from '../providers/provider-id.ts';
+import { vendors } from '../providers/vendors.ts';
 import type { RoutingSettings } from '../routing/routing-settings.ts';
 
-/** Vendor credentials the gateway reads from the environment; each one configures a live route family. */
-export const vendorCredentialKeys = [
-  'OPENAI_API_KEY',
-  'ANTHROPIC_API_KEY',
-  'GEMINI_API_KEY',
-  'DEEPSEEK_API_KEY',
-  'XAI_API_KEY',
-  'MISTRAL_API_KEY',
-  'GROQ_API_KEY',
-  'TOGETHER_API_KEY',
-  'OPENROUTER_API_KEY',
-  'BFL_API_KEY',
-] as const;
-export type VendorCredentialKey = (typeof vendorCredentialKeys)[number];
+/** Vendor credentials the gateway reads from the environment (each vendor's definition names its own). */
+export type VendorCredentialKey = NonNullable<(typeof vendors)[ProviderId]['credentialKey']>;
+/** Each one configures a live route family. */
+export const vendorCredentialKeys: readonly VendorCredentialKey[] = providerIds.flatMap((id) => {
+  const key = vendors[id].credentialKey;
+  return key === undefined ? [] : [key];
+});
 
 const booleanText = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 const optionalUrl = z.url({ protocol: /^https?$/ }).optional();

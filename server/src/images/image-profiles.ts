@@ -1,5 +1,7 @@
+import type { ImageApi } from '../providers/vendor-definition.ts';
+
 /** Which vendor wire format draws the images of a model. */
-export type ImageApi = 'openai' | 'gemini-image' | 'imagen' | 'bfl';
+export type { ImageApi };
 
 /** Optional request fields that only some models accept. */
 export type ImageOption = 'background' | 'style' | 'moderation' | 'output_compression' | 'user';

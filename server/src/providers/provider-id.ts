@@ -1,33 +1,27 @@
-/** Provider types that serve chat models; each has a chat adapter in `registry.ts`. */
-export const chatProviderIds = [
-  'openai',
-  'anthropic',
-  'gemini',
-  'deepseek',
-  'mistral',
-  'xai',
-  'groq',
-  'together',
-  'openrouter',
-  'vllm',
-  'ollama',
-  'llamacpp',
-  'azure',
-  'vertex',
-] as const;
-export type ChatProviderId = (typeof chatProviderIds)[number];
+import type { ChatVendorDefinition, CompatibleVendorDefinition } from './vendor-definition.ts';
+import { vendors } from './vendors.ts';
 
-/** Provider types that serve image models only (Black Forest Labs); their clients live in `images/`. */
-export const imageOnlyProviderIds = ['bfl'] as const;
+/** Every upstream provider type a route can use: the keys of the vendor list. */
+export type ProviderId = keyof typeof vendors;
 
-/** Every upstream provider type a route can use. OpenAI-dialect vendors share one adapter with quirk hooks. */
-export const providerIds = [...chatProviderIds, ...imageOnlyProviderIds] as const;
-export type ProviderId = (typeof providerIds)[number];
+/** Provider types that serve chat models; each has a chat adapter in its definition. */
+export type ChatProviderId = {
+  [Id in ProviderId]: (typeof vendors)[Id] extends ChatVendorDefinition ? Id : never;
+}[ProviderId];
+
+/** Vendors served by the shared OpenAI-dialect adapter with their own quirks (OpenAI itself apart). */
+export type CompatibleVendorId = {
+  [Id in ProviderId]: (typeof vendors)[Id] extends CompatibleVendorDefinition ? Id : never;
+}[ProviderId];
+
+export const providerIds = Object.keys(vendors) as readonly ProviderId[];
+
+export const chatProviderIds: readonly ChatProviderId[] = providerIds.filter(isChatProviderId);
 
 export function isProviderId(value: string): value is ProviderId {
-  return (providerIds as readonly string[]).includes(value);
+  return Object.hasOwn(vendors, value);
 }
 
 export function isChatProviderId(value: string): value is ChatProviderId {
-  return (chatProviderIds as readonly string[]).includes(value);
+  return isProviderId(value) && vendors[value].chatAdapter !== undefined;
 }

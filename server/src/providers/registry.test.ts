@@ -24,25 +24,8 @@ const requiredFixtures = [
   'mid-stream-error.chunks.txt',
 ] as const;
 
-const fixtureDirectories = {
-  openai: 'openai/__fixtures__/',
-  anthropic: 'anthropic/__fixtures__/',
-  gemini: 'gemini/__fixtures__/',
-  deepseek: 'openai-compatible/__fixtures__/deepseek/',
-  mistral: 'openai-compatible/__fixtures__/mistral/',
-  xai: 'openai-compatible/__fixtures__/xai/',
-  groq: 'openai-compatible/__fixtures__/groq/',
-  together: 'openai-compatible/__fixtures__/together/',
-  openrouter: 'openai-compatible/__fixtures__/openrouter/',
-  vllm: 'openai-compatible/__fixtures__/vllm/',
-  ollama: 'openai-compatible/__fixtures__/ollama/',
-  llamacpp: 'openai-compatible/__fixtures__/llamacpp/',
-  azure: 'azure/__fixtures__/',
-  vertex: 'vertex/__fixtures__/',
-} as const satisfies Record<ChatProviderId, string>;
-
 const fixture = (id: ChatProviderId, name: (typeof requiredFixtures)[number]) =>
-  new URL(`./${fixtureDirectories[id]}${name}`, import.meta.url);
+  new URL(`./${id}/__fixtures__/${name}`, import.meta.url);
 
 const simpleRequest: ChatRequest = { model: 'client-model', messages: [{ role: 'user', content: 'Hi' }] };
 

@@ -1,29 +1,11 @@
-import { anthropicAdapter } from './anthropic/anthropic-adapter.ts';
-import { azureAdapter } from './azure/azure-adapter.ts';
-import { geminiAdapter } from './gemini/gemini-adapter.ts';
-import { createOpenAiCompatibleAdapter } from './openai-compatible/openai-compatible-adapter.ts';
-import { openAiAdapter } from './openai/openai-adapter.ts';
 import { UpstreamFailureError, type ProviderAdapter } from './provider-adapter.ts';
-import { isChatProviderId, type ChatProviderId, type ProviderId } from './provider-id.ts';
-import { vertexAdapter } from './vertex/vertex-adapter.ts';
+import { chatProviderIds, isChatProviderId, type ChatProviderId, type ProviderId } from './provider-id.ts';
+import { vendors } from './vendors.ts';
 
-/** Every chat provider type a route can name, and the adapter that speaks its wire format. */
-export const providerAdapters = {
-  openai: openAiAdapter,
-  anthropic: anthropicAdapter,
-  gemini: geminiAdapter,
-  deepseek: createOpenAiCompatibleAdapter('deepseek'),
-  mistral: createOpenAiCompatibleAdapter('mistral'),
-  xai: createOpenAiCompatibleAdapter('xai'),
-  groq: createOpenAiCompatibleAdapter('groq'),
-  together: createOpenAiCompatibleAdapter('together'),
-  openrouter: createOpenAiCompatibleAdapter('openrouter'),
-  vllm: createOpenAiCompatibleAdapter('vllm'),
-  ollama: createOpenAiCompatibleAdapter('ollama'),
-  llamacpp: createOpenAiCompatibleAdapter('llamacpp'),
-  azure: azureAdapter,
-  vertex: vertexAdapter,
-} as const satisfies Record<ChatProviderId, ProviderAdapter>;
+/** Every chat provider type a route can name, and the adapter that speaks its wire format (from `vendors.ts`). */
+export const providerAdapters: Readonly<Record<ChatProviderId, ProviderAdapter>> = Object.fromEntries(
+  chatProviderIds.map((id) => [id, vendors[id].chatAdapter]),
+) as Record<ChatProviderId, ProviderAdapter>;
 
 /**
  * The chat adapter of a route's provider. An image-only provider (Black Forest Labs) has none: a chat route to it is

@@ -9,8 +9,11 @@ import { systemClock } from '../lib/clock.ts';
 import { createRouting } from '../routing/create-routing.ts';
 import { defaultRoutingSettings } from '../routing/routing-settings.ts';
 import { createSearchEngine } from '../search/create-search-engine.ts';
-import { startSearchSimulator, type RunningSearchSimulator } from '../search/simulator/start-search-simulator.ts';
-import { startSimulator, type RunningSimulator } from '../simulators/start-simulator.ts';
+import {
+  startSearchSimulator,
+  type RunningSearchSimulator,
+} from '../../../simulators/search/start-search-simulator.ts';
+import { startSimulator, type RunningSimulator } from '../../../simulators/start-simulator.ts';
 import type { SearchMode } from './build-round-request.ts';
 import { parseResponsesRequest } from './parse-responses-request.ts';
 import { ResponseBuilder } from './response-builder.ts';

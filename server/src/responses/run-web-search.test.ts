@@ -3,7 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import { Agent } from 'undici';
 import { createSearchEngine } from '../search/create-search-engine.ts';
 import type { SearchEngine } from '../search/search-engine.ts';
-import { startSearchSimulator, type RunningSearchSimulator } from '../search/simulator/start-search-simulator.ts';
+import {
+  startSearchSimulator,
+  type RunningSearchSimulator,
+} from '../../../simulators/search/start-search-simulator.ts';
 import { runWebSearch } from './run-web-search.ts';
 import { contextSizes, type WebSearchSettings } from './web-search-tool.ts';
 

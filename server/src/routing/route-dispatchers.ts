@@ -1,6 +1,6 @@
 import type { Agent } from 'undici';
-import type { UpstreamAddressPolicy } from '../providers/shared/create-guarded-connector.ts';
-import { createUpstreamAgent } from '../providers/shared/post-json.ts';
+import type { UpstreamAddressPolicy } from '../upstream/create-guarded-connector.ts';
+import { createUpstreamAgent } from '../upstream/create-upstream-agent.ts';
 
 /**
  * Connection pools for routes with their own connect timeout: undici applies the connect timeout per pool, so each

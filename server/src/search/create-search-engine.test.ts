@@ -6,7 +6,10 @@ import { Agent } from 'undici';
 import { createSearchEngine, type SearchEngineConfig } from './create-search-engine.ts';
 import { SearchEngineError, type SearchEngineErrorKind } from './search-engine-error.ts';
 import { searchEngineIds, type SearchEngineId } from './search-engine.ts';
-import { startSearchSimulator, type RunningSearchSimulator } from './simulator/start-search-simulator.ts';
+import {
+  startSearchSimulator,
+  type RunningSearchSimulator,
+} from '../../../simulators/search/start-search-simulator.ts';
 
 let simulator: RunningSearchSimulator;
 const dispatcher = new Agent({ keepAliveTimeout: 1000 });

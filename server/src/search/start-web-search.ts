@@ -1,7 +1,9 @@
 import type { Dispatcher } from 'undici';
 import { createSearchEngine } from './create-search-engine.ts';
 import type { SearchEngine, SearchEngineId } from './search-engine.ts';
-import { startSearchSimulator, type RunningSearchSimulator } from './simulator/start-search-simulator.ts';
+
+/** The search-engine simulator (top-level `simulators/search/`), serving each engine under `${url}/<engine id>`. */
+export type RunningSearchSimulator = { url: string; close: () => Promise<void> };
 
 export type WebSearch = {
   engine: SearchEngine;
@@ -13,7 +15,8 @@ export type WebSearch = {
 /**
  * The search engine the Responses API uses, as configured. With no engine configured, sandbox mode starts the search
  * simulator (SearXNG dialect) and searches it, so a fresh install answers `web_search` with realistic results; outside
- * sandbox mode the default is SearXNG at its default address.
+ * sandbox mode the default is SearXNG at its default address. The composition root passes `startSimulator` as a
+ * dynamic import, so the simulator's code is loaded only when sandbox mode uses it.
  */
 export async function startWebSearch(input: {
   engine: SearchEngineId | undefined;
@@ -22,9 +25,9 @@ export async function startWebSearch(input: {
   timeoutMs: number;
   isSandbox: boolean;
   dispatcher: Dispatcher;
+  startSimulator: () => Promise<RunningSearchSimulator>;
 }): Promise<WebSearch> {
-  const simulator =
-    input.engine === undefined && input.isSandbox ? await startSearchSimulator({ host: '127.0.0.1' }) : undefined;
+  const simulator = input.engine === undefined && input.isSandbox ? await input.startSimulator() : undefined;
   const id = input.engine ?? 'searxng';
   const engine = createSearchEngine({
     id,

@@ -28,7 +28,7 @@ import { startTestGateway, type TestGateway } from '../support/start-test-gatewa
 import {
   startSearchSimulator,
   type RunningSearchSimulator,
-} from '../../src/search/simulator/start-search-simulator.ts';
+} from '../../../simulators/search/start-search-simulator.ts';
 
 /** Per model: text, stream, tool call + answer, streamed tool call + answer, json_schema; image where supported. */
 const expectedScenarioCount =

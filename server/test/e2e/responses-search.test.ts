@@ -7,7 +7,7 @@ import type { SearchEngineId } from '../../src/search/search-engine.ts';
 import {
   startSearchSimulator,
   type RunningSearchSimulator,
-} from '../../src/search/simulator/start-search-simulator.ts';
+} from '../../../simulators/search/start-search-simulator.ts';
 import { loadOpenApiSchemaValidator, type OpenAiSchemaName } from '../support/openapi-schema-validator.ts';
 import { startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
 

@@ -40,10 +40,37 @@ describe('lint: import boundaries between the parts of server/src', () => {
   test('responses/ may not import the simulators', async () => {
     const messages = await boundaryMessages(
       'server/src/responses/example.ts',
-      '../simulators/openai/handle-responses.ts',
+      '../../../simulators/openai/handle-responses.ts',
     );
     assert.equal(messages.length, 1);
     assert.match(messages[0] ?? '', /responses\/ may not import simulators\//);
+  });
+
+  test('only start-gateway.ts (and tests) load the simulators, which sit outside server/src', async () => {
+    const fromImages = await boundaryMessages('server/src/images/example.ts', '../../../simulators/start-simulator.ts');
+    assert.equal(fromImages.length, 1);
+    assert.match(fromImages[0] ?? '', /images\/ may not import simulators\//);
+    assert.deepEqual(await boundaryMessages('server/src/start-gateway.ts', '../../simulators/start-simulator.ts'), []);
+  });
+
+  test('the simulators import only types from server/', async () => {
+    const simulatorMessages = async (line: string): Promise<string[]> => {
+      const [result] = await eslint.lintText(`${line}\nexport type Y = X;\n`, {
+        filePath: 'simulators/openai/example.ts',
+      });
+      assert.ok(result, 'a lint result');
+      return result.messages
+        .filter((message) => message.ruleId === 'simulators/type-only-server-imports')
+        .map((message) => message.message);
+    };
+    const valueImport = await simulatorMessages(`import { X } from '../../server/src/lib/money.ts';`);
+    assert.equal(valueImport.length, 1);
+    assert.match(valueImport[0] ?? '', /simulators import only types from server\//);
+    assert.deepEqual(
+      await simulatorMessages(`import type { X } from '../../server/src/providers/provider-id.ts';`),
+      [],
+    );
+    assert.deepEqual(await simulatorMessages(`import type { X } from '../shared/random.ts';`), []);
   });
 
   test('allowed folder imports pass: the pipeline imports providers, images import routing', async () => {

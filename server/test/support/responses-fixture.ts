@@ -6,7 +6,7 @@ import { countCodePoints, sliceCodePoints } from '../../src/lib/code-point-offse
 import {
   startSearchSimulator,
   type RunningSearchSimulator,
-} from '../../src/search/simulator/start-search-simulator.ts';
+} from '../../../simulators/search/start-search-simulator.ts';
 import { conformanceModels } from './conformance/conformance-models.ts';
 import { loadOpenApiSchemaValidator, type OpenAiSchemaName } from './openapi-schema-validator.ts';
 import { startTestGateway, type TestGateway } from './start-test-gateway.ts';

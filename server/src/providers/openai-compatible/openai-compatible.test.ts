@@ -11,11 +11,11 @@ import {
   readErrorFixture,
   replayStreamFixture,
 } from '../test-support/replay-fixture.ts';
-import type { CompatibleVendorId } from './openai-compatible-adapter.ts';
-import { toMistralToolCallId } from './quirks/mistral.ts';
+import type { CompatibleVendorId } from '../provider-id.ts';
+import { toMistralToolCallId } from '../mistral/mistral-quirks.ts';
 
 const fixture = (vendor: CompatibleVendorId, name: string) =>
-  new URL(`./__fixtures__/${vendor}/${name}`, import.meta.url);
+  new URL(`../${vendor}/__fixtures__/${name}`, import.meta.url);
 const parse = (vendor: CompatibleVendorId, name: string) =>
   parseResponseFixture(providerAdapters[vendor], fixture(vendor, name));
 const replay = (vendor: CompatibleVendorId, name: string) =>

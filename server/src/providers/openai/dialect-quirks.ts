@@ -19,7 +19,7 @@ export type ReasoningField = 'reasoning_content' | 'reasoning';
 
 /**
  * How one OpenAI-dialect vendor differs from OpenAI (wire-formats §8). The dialect converters in this folder are
- * written once; OpenAI itself uses `openAiQuirks`, and each vendor in `openai-compatible/quirks/` overrides hooks.
+ * written once; OpenAI itself uses `openAiQuirks`, and each OpenAI-dialect vendor overrides hooks in its own folder (`groq/groq-quirks.ts`, …).
  */
 export type DialectQuirks = {
   /** Shown in messages: "The upstream provider (Mistral) …". */

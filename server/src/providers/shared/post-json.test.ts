@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { UpstreamFailureError } from '../provider-adapter.ts';
-import { createUpstreamAgent, postJson } from './post-json.ts';
+import { postJson } from './post-json.ts';
+import { createUpstreamAgent } from '../../upstream/create-upstream-agent.ts';
 import { readUpstreamBody } from './read-upstream-body.ts';
 
 type Handler = (request: IncomingMessage, response: ServerResponse, body: string) => void;

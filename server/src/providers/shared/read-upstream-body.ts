@@ -1,3 +1,4 @@
+import { readCappedText } from '../../upstream/read-capped-body.ts';
 import { parseBodyText } from './parse-error-body.ts';
 
 /** Bodies above this are cut (error bodies) or fail their schema check (answers). */
@@ -11,14 +12,5 @@ export async function readUpstreamBody(
   body: AsyncIterable<Uint8Array>,
   input: { maxBytes: number } = { maxBytes: defaultMaxBodyBytes },
 ): Promise<unknown> {
-  const decoder = new TextDecoder();
-  let text = '';
-  let byteCount = 0;
-  for await (const chunk of body) {
-    const room = input.maxBytes - byteCount;
-    byteCount += chunk.byteLength;
-    text += decoder.decode(chunk.byteLength > room ? chunk.subarray(0, room) : chunk, { stream: true });
-    if (byteCount >= input.maxBytes) break;
-  }
-  return parseBodyText(text + decoder.decode());
+  return parseBodyText(await readCappedText(body, { maxBytes: input.maxBytes, overflow: 'truncate' }));
 }

@@ -1,5 +1,7 @@
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { parseBodyText } from '../../providers/shared/parse-error-body.ts';
+import { requestBuffered } from '../../upstream/request-buffered.ts';
+import { UpstreamTransportError } from '../../upstream/upstream-transport-error.ts';
 import type { SearchHttpRequest } from '../search-engine-adapter.ts';
 import { SearchEngineError } from '../search-engine-error.ts';
 import { searchEngineNames, type SearchEngineId } from '../search-engine.ts';
@@ -11,8 +13,6 @@ export type SearchHttpResponse = {
   headers: Readonly<Record<string, string>>;
   body: unknown;
 };
-
-const timeoutErrorCodes = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /**
  * Sends one engine call through the given dispatcher. The whole call, body included, must finish within
@@ -27,95 +27,59 @@ export async function sendSearchRequest(input: {
   timeoutMs: number;
   maxBodyBytes: number;
 }): Promise<SearchHttpResponse> {
-  const deadline = AbortSignal.timeout(input.timeoutMs);
-  const signal = AbortSignal.any([input.signal, deadline]);
   try {
-    const response = await request(input.request.url, {
-      method: input.request.method,
-      headers: input.request.headers,
-      body: input.request.body ?? null,
-      dispatcher: input.dispatcher,
-      signal,
-      headersTimeout: input.timeoutMs,
-      bodyTimeout: input.timeoutMs,
-    });
-    const text = await readCappedText(response.body, { engine: input.engine, maxBodyBytes: input.maxBodyBytes });
-    return { status: response.statusCode, headers: flattenHeaders(response.headers), body: parseBodyText(text) };
+    const reply = await requestBuffered(
+      {
+        ...input.request,
+        signal: input.signal,
+        timeoutMs: input.timeoutMs,
+        maxBodyBytes: input.maxBodyBytes,
+      },
+      input.dispatcher,
+    );
+    return { status: reply.status, headers: reply.headers, body: parseBodyText(reply.bodyText) };
   } catch (error) {
-    throw convertTransportError(error, {
-      engine: input.engine,
-      callerSignal: input.signal,
-      deadline,
-      timeoutMs: input.timeoutMs,
-    });
+    throw convertTransportError(error, input);
   }
-}
-
-async function readCappedText(
-  body: Dispatcher.ResponseData['body'],
-  input: { engine: SearchEngineId; maxBodyBytes: number },
-): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = '';
-  let byteCount = 0;
-  for await (const chunk of body as AsyncIterable<Uint8Array>) {
-    byteCount += chunk.byteLength;
-    if (byteCount > input.maxBodyBytes) {
-      body.destroy();
-      throw new SearchEngineError({
-        kind: 'unavailable',
-        engine: input.engine,
-        message: `${searchEngineNames[input.engine]} sent a response larger than ${input.maxBodyBytes} bytes.`,
-        engineCode: 'response_too_large',
-      });
-    }
-    text += decoder.decode(chunk, { stream: true });
-  }
-  return text + decoder.decode();
-}
-
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return flat;
 }
 
 function convertTransportError(
   error: unknown,
-  input: { engine: SearchEngineId; callerSignal: AbortSignal; deadline: AbortSignal; timeoutMs: number },
-): SearchEngineError {
-  if (error instanceof SearchEngineError) return error;
+  input: { engine: SearchEngineId; timeoutMs: number; maxBodyBytes: number },
+): unknown {
+  if (!(error instanceof UpstreamTransportError)) return error;
   const name = searchEngineNames[input.engine];
-  if (input.callerSignal.aborted) {
-    return new SearchEngineError({
-      kind: 'timeout',
-      engine: input.engine,
-      message: `The search was cancelled before ${name} answered.`,
-      engineCode: 'cancelled',
-      cause: input.callerSignal.reason,
-    });
+  const engine = input.engine;
+  switch (error.kind) {
+    case 'aborted':
+      return new SearchEngineError({
+        kind: 'timeout',
+        engine,
+        message: `The search was cancelled before ${name} answered.`,
+        engineCode: 'cancelled',
+        cause: error.cause,
+      });
+    case 'timeout':
+      return new SearchEngineError({
+        kind: 'timeout',
+        engine,
+        message: `${name} did not answer within ${input.timeoutMs} ms.`,
+        engineCode: error.code,
+      });
+    case 'body_too_large':
+      return new SearchEngineError({
+        kind: 'unavailable',
+        engine,
+        message: `${name} sent a response larger than ${input.maxBodyBytes} bytes.`,
+        engineCode: 'response_too_large',
+      });
+    case 'connection':
+      return new SearchEngineError({
+        kind: 'unavailable',
+        engine,
+        message: `${name} could not be reached.`,
+        engineCode: error.code,
+        cause: error.cause,
+      });
   }
-  const code = readErrorCode(error);
-  if (input.deadline.aborted || (code !== undefined && timeoutErrorCodes.has(code))) {
-    return new SearchEngineError({
-      kind: 'timeout',
-      engine: input.engine,
-      message: `${name} did not answer within ${input.timeoutMs} ms.`,
-      engineCode: code ?? 'deadline_exceeded',
-    });
-  }
-  return new SearchEngineError({
-    kind: 'unavailable',
-    engine: input.engine,
-    message: `${name} could not be reached.`,
-    engineCode: code ?? 'connection_error',
-    cause: error,
-  });
-}
-
-function readErrorCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
-  return typeof error.code === 'string' ? error.code : undefined;
 }

@@ -83,7 +83,7 @@ async function fetchSample(input: ImageCallInput, sampleUrl: string): Promise<Im
     timeouts: input.timeouts,
   });
   if (response.status < 200 || response.status > 299) throw await readFailure(response);
-  const bytes = await readUpstreamBytes(response.body, { maxBytes: maxImageBytes, signal: input.signal });
+  const bytes = await readUpstreamBytes(response.body, { maxBytes: maxImageBytes });
   return { b64_json: bytes.toString('base64') };
 }
 

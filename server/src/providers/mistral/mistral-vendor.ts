@@ -1,0 +1,14 @@
+import { createOpenAiDialectAdapter } from '../openai/openai-adapter.ts';
+import type { CompatibleVendorDefinition } from '../vendor-definition.ts';
+import { mistralQuirks } from './mistral-quirks.ts';
+
+export const mistralVendor: CompatibleVendorDefinition<'MISTRAL_API_KEY'> = {
+  chatAdapter: createOpenAiDialectAdapter('mistral', mistralQuirks),
+  quirks: mistralQuirks,
+  imageApis: [],
+  publicBaseUrl: 'https://api.mistral.ai/v1',
+  credentialKey: 'MISTRAL_API_KEY',
+  isLocal: false,
+  simulatorPath: '/mistral/v1',
+  routeOptions: undefined,
+};

@@ -1,0 +1,46 @@
+import { UpstreamTransportError } from './upstream-transport-error.ts';
+
+/**
+ * What to do when a body passes the cap: `truncate` keeps the first `maxBytes` (an error body only needs its
+ * start; a cut answer then fails its schema check), `fail` throws a `body_too_large` UpstreamTransportError.
+ * Either way reading stops there and the rest of the body is dropped with its socket.
+ */
+export type BodyOverflow = 'truncate' | 'fail';
+
+/** A whole body as UTF-8 text, read up to `maxBytes`. */
+export async function readCappedText(
+  body: AsyncIterable<Uint8Array>,
+  input: { maxBytes: number; overflow: BodyOverflow },
+): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  let byteCount = 0;
+  for await (const chunk of body) {
+    const room = input.maxBytes - byteCount;
+    byteCount += chunk.byteLength;
+    if (byteCount > input.maxBytes && input.overflow === 'fail') throw createTooLargeError(input.maxBytes);
+    text += decoder.decode(chunk.byteLength > room ? chunk.subarray(0, room) : chunk, { stream: true });
+    if (byteCount >= input.maxBytes && input.overflow === 'truncate') break;
+  }
+  return text + decoder.decode();
+}
+
+/** A whole binary body (an image); a body above `maxBytes` throws a `body_too_large` UpstreamTransportError. */
+export async function readCappedBytes(body: AsyncIterable<Uint8Array>, input: { maxBytes: number }): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  let byteCount = 0;
+  for await (const chunk of body) {
+    byteCount += chunk.byteLength;
+    if (byteCount > input.maxBytes) throw createTooLargeError(input.maxBytes);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function createTooLargeError(maxBytes: number): UpstreamTransportError {
+  return new UpstreamTransportError({
+    kind: 'body_too_large',
+    code: 'body_too_large',
+    message: `The upstream sent a body larger than ${maxBytes} bytes.`,
+  });
+}
