@@ -24,7 +24,7 @@ const rootFileImporters = {
 const leaves = ['errors', 'lib', 'openai-api'];
 
 /**
- * The dependency direction of STYLE.md §3, per folder of server/src: `allowed` lists the only folders it may import
+ * The dependency direction of docs/STYLE.md §3, per folder of server/src: `allowed` lists the only folders it may import
  * (besides its own), `forbidden` the folders it must not. `http → {pipeline, responses, images, chats, operator,
  * subscriptions} → {routing, providers, billing, accounts, catalog, limits} → db`; errors/, lib/ and openai-api/ are
  * leaves anyone may import; only the composition roots (main.ts, start-gateway.ts, app.ts, cli/) see everything.
@@ -103,7 +103,7 @@ const folderImportsRule = {
         entry.packages.some((name) => source === name || (name.endsWith('/') && source.startsWith(name))),
       );
       if (owner && !owner.owners.includes(fromPart)) {
-        context.report({ node: node.source, message: `${source}: ${owner.why} (STYLE.md §3).` });
+        context.report({ node: node.source, message: `${source}: ${owner.why} (docs/STYLE.md §3).` });
         return;
       }
       if (!boundary || !source.startsWith('.')) return;
@@ -115,7 +115,7 @@ const folderImportsRule = {
         if (!rule.importers.includes(fromPart)) {
           context.report({
             node: node.source,
-            message: `${fromPart}/ may not import ${targetPart}: ${rule.why} (STYLE.md §3).`,
+            message: `${fromPart}/ may not import ${targetPart}: ${rule.why} (docs/STYLE.md §3).`,
           });
         }
         return;
@@ -127,7 +127,7 @@ const folderImportsRule = {
       if (!isAllowed) {
         context.report({
           node: node.source,
-          message: `${fromPart}/ may not import ${targetPart}/: ${boundary.why} (STYLE.md §3).`,
+          message: `${fromPart}/ may not import ${targetPart}/: ${boundary.why} (docs/STYLE.md §3).`,
         });
       }
     };
@@ -152,7 +152,7 @@ const parseJson = {
 };
 
 /**
- * Lint, including the architecture rules of STYLE.md §3 and §16: import boundaries between folders, no
+ * Lint, including the architecture rules of docs/STYLE.md §3 and §16: import boundaries between folders, no
  * process.env outside config/, no JSON.parse outside the parsers, no web framework outside http/.
  */
 export default tseslint.config(

@@ -5,7 +5,7 @@ import { ESLint } from 'eslint';
 
 const repositoryRoot = path.resolve(import.meta.dirname, '../../..');
 
-/** The import boundaries of STYLE.md §3, as `eslint.config.js` enforces them, on a one-line file at `filePath`. */
+/** The import boundaries of docs/STYLE.md §3, as `eslint.config.js` enforces them, on a one-line file at `filePath`. */
 describe('lint: import boundaries between the parts of server/src', () => {
   let eslint: ESLint;
   before(() => {
