@@ -1,4 +1,4 @@
-/** The Responses API result object, its output items and usage (wire-formats.md §2.2). */
+/** The Responses API result object, its output items and usage (docs/reference/openai.md §Responses). */
 
 export type UrlCitationAnnotation = {
   type: 'url_citation';

@@ -18,7 +18,7 @@ export type DialectError = {
 export type ReasoningField = 'reasoning_content' | 'reasoning';
 
 /**
- * How one OpenAI-dialect vendor differs from OpenAI (wire-formats §8). The dialect converters in this folder are
+ * How one OpenAI-dialect vendor differs from OpenAI (docs/reference/openai-compatible-vendors.md). The dialect converters in this folder are
  * written once; OpenAI itself uses `openAiQuirks`, and each vendor in `openai-compatible/quirks/` overrides hooks.
  */
 export type DialectQuirks = {
