@@ -7,7 +7,7 @@ import { readImagePriceTierList } from '../../images/image-price-tier-view.ts';
 import { removeImagePriceTier } from '../../images/remove-image-price-tier.ts';
 import { setImagePriceTier } from '../../images/set-image-price-tier.ts';
 import { parseWireRequest } from '../../openai-api/parse-request.ts';
-import { parseUsdAmountMicros } from '../../operator/parse-amounts.ts';
+import { parseUsdAmountMicros } from '../../billing/parse-amounts.ts';
 import type { SessionGuard } from '../middleware/session.ts';
 import { requireOperator } from './operator-guard.ts';
 

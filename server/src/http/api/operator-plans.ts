@@ -3,11 +3,10 @@ import {
   createSubscriptionPlanRequestSchema,
   updateSubscriptionPlanRequestSchema,
 } from '../../../../contract/subscriptions.ts';
-import { listSubscriptionPlans } from '../../db/subscription-plans.ts';
 import { parseWireRequest } from '../../openai-api/parse-request.ts';
 import { createSubscriptionPlan, type PlanDeps } from '../../subscriptions/create-subscription-plan.ts';
+import { listSubscriptionPlanViews } from '../../subscriptions/list-subscription-plan-views.ts';
 import { renewSubscriptions, type RenewSubscriptionsDeps } from '../../subscriptions/renew-subscriptions.ts';
-import { toPlanView } from '../../subscriptions/to-subscription-view.ts';
 import { updateSubscriptionPlan } from '../../subscriptions/update-subscription-plan.ts';
 import type { SessionGuard } from '../middleware/session.ts';
 import { requireOperator } from './operator-guard.ts';
@@ -18,8 +17,7 @@ export type OperatorPlanRouteDeps = PlanDeps & RenewSubscriptionsDeps & { sessio
 export function registerOperatorPlanRoutes(app: FastifyInstance, deps: OperatorPlanRouteDeps): void {
   app.get('/api/operator/plans', async (request) => {
     requireOperator(deps.sessions, request);
-    const plans = await listSubscriptionPlans(deps.db, { isActiveOnly: false });
-    return { data: plans.map(toPlanView) };
+    return { data: await listSubscriptionPlanViews(deps) };
   });
 
   app.post('/api/operator/plans', async (request, reply) => {
