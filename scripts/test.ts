@@ -1,47 +1,52 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { startTestServices } from './test-services.ts';
+import { runChecks } from './check.ts';
+import { buildWebApp, runStep } from './run-step.ts';
+import { laneNames, laneNeeds, sortIntoLanes, type LaneName } from './test-lanes.ts';
+import { startTestServices, type TestServices } from './test-services.ts';
 
 /**
- * The whole test suite, as CI runs it: system services, type check, lint, format check, then every test
- * (unit, integration on SQLite and PostgreSQL, end-to-end with the OpenAI SDK, browser) against a throwaway
- * PostgreSQL and Redis. Ends with one summary line: `tests: N passed, N failed`.
+ * `npm test` (no arguments), as CI runs it: system services, web build, type check, lint, format check, then every
+ * lane's tests in one run against a throwaway PostgreSQL and Redis. `npm run test:<lane> [-- files…]` runs one lane
+ * (scripts/test-lanes.ts), or the given files of it, starting only what that lane needs. Either way the run ends with
+ * one summary line: `tests: N passed, N failed`.
  */
-const testPatterns = [
-  'server/**/*.test.ts',
-  'simulators/**/*.test.ts',
-  'contract/**/*.test.ts',
-  'web/test/**/*.test.ts',
-  'scripts/**/*.test.ts',
-];
-
-function step(name: string, command: string, args: readonly string[]): void {
-  process.stdout.write(`\n== ${name}\n`);
-  const result = spawnSync(command, args, { stdio: 'inherit' });
-  if (result.status !== 0) {
-    process.stdout.write(`\n${name} failed (exit ${result.status ?? result.signal})\ntests: 0 passed, 1 failed\n`);
-    process.exit(1);
-  }
+const requested = process.argv.slice(2);
+const lanes = requested.filter((argument): argument is LaneName => laneNames.some((lane) => lane === argument));
+const onlyFiles = requested.filter((argument) => argument.endsWith('.test.ts'));
+const unknown = requested.filter(
+  (argument) => !lanes.some((lane) => lane === argument) && !onlyFiles.includes(argument),
+);
+if (unknown.length > 0 || (onlyFiles.length > 0 && lanes.length !== 1)) {
+  process.stdout.write(`usage: test.ts [${laneNames.join('|')} [files…]]; not understood: ${unknown.join(' ')}\n`);
+  process.stdout.write('tests: 0 passed, 1 failed\n');
+  process.exit(1);
 }
+const isWholeSuite = lanes.length === 0;
+const chosenLanes: readonly LaneName[] = isWholeSuite ? laneNames : lanes;
+const needsServices = chosenLanes.some((lane) => laneNeeds[lane].services);
 
-step('system packages (PostgreSQL, Redis, Chromium, Python venv, Go)', 'bash', ['scripts/ensure-system-packages.sh']);
-step('build web app', 'node_modules/.bin/vite', ['build', '--config', 'web/vite.config.ts', '--logLevel', 'warn']);
-step('type check', 'node_modules/.bin/tsc', ['--noEmit', '-p', 'tsconfig.json']);
-step('lint', 'node_modules/.bin/eslint', ['.']);
-step('format check', 'node_modules/.bin/prettier', ['--check', '--log-level', 'warn', '.']);
+if (isWholeSuite) {
+  runStep('system packages (PostgreSQL, Redis, Chromium, Python venv, Go)', 'bash', [
+    'scripts/ensure-system-packages.sh',
+  ]);
+}
+if (chosenLanes.some((lane) => laneNeeds[lane].webBuild)) buildWebApp();
+if (isWholeSuite) runChecks();
 
-process.stdout.write('\n== tests\n');
-const services = await startTestServices();
+const filesByLane = sortIntoLanes(process.cwd());
+const files = onlyFiles.length > 0 ? onlyFiles : chosenLanes.flatMap((lane) => filesByLane[lane]);
+process.stdout.write(`\n== tests (${chosenLanes.join(', ')}: ${files.length} files)\n`);
+const services: TestServices | undefined = needsServices ? await startTestServices() : undefined;
 mkdirSync('test-artifacts', { recursive: true });
 const child = spawn(
   process.execPath,
-  ['--test', '--test-concurrency=3', '--test-reporter=spec', '--test-timeout=120000', ...testPatterns],
+  ['--test', '--test-concurrency=3', '--test-reporter=spec', '--test-timeout=120000', ...files],
   {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: {
       ...process.env,
-      TEST_POSTGRES_URL: services.postgresUrl,
-      TEST_REDIS_URL: services.redisUrl,
+      ...(services ? { TEST_POSTGRES_URL: services.postgresUrl, TEST_REDIS_URL: services.redisUrl } : {}),
       LOG_LEVEL: 'silent',
     },
   },
@@ -52,7 +57,7 @@ child.stdout.on('data', (data: Buffer) => {
   process.stdout.write(data);
 });
 const exitCode = await new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 1)));
-services.stop();
+services?.stop();
 const count = (label: string) => Number(new RegExp(`^ℹ ${label} (\\d+)$`, 'm').exec(output)?.[1] ?? 0);
 const passed = count('pass');
 // Nothing is skipped silently: a skipped or unfinished (todo) test counts as a failure.

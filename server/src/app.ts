@@ -56,7 +56,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerUtf8JsonBodyParser(app);
   const sessions = registerSessionMiddleware(app, deps);
   registerMetrics(app, deps.metrics);
-  registerHealthRoutes(app, { db: deps.db, redis: deps.redis, isShuttingDown: deps.isShuttingDown });
+  registerHealthRoutes(app, {
+    pingDatabase: deps.pingDatabase,
+    redis: deps.redis,
+    isShuttingDown: deps.isShuttingDown,
+  });
   registerV1Routes(app, deps);
   registerApiEndpoints(app, { ...deps, sessions });
   await registerWebApp(app, { distDir: deps.webDistDir });

@@ -12,13 +12,13 @@ import { createSettlementWriter, recoverSettlementJournal } from './billing/sett
 import { createChargeWriter } from './db/charge-writer.ts';
 import { claimJournalDirectory } from './db/settlement-journal.ts';
 import { loadPriceList } from './catalog/price-list.ts';
-import { loadAccountTerms } from './operator/account-terms.ts';
+import { loadAccountTerms } from './accounts/account-terms.ts';
 import { loadRouteTable, type Route } from './catalog/route-table.ts';
 import type { Config } from './config/config.ts';
 import { loadNodeId } from './config/node-id.ts';
 import { seedCatalog } from './config/seed-catalog.ts';
 import { loadVerifiedMasterKey } from './config/verify-master-key.ts';
-import { openDatabase, type DatabaseHandle } from './db/database.ts';
+import { openDatabase, pingDatabase, type DatabaseHandle } from './db/database.ts';
 import { prepareDatabase } from './prepare-database.ts';
 import { watchCacheVersions } from './db/watch-cache-versions.ts';
 import { createHttpMetrics, type HttpMetrics } from './http/metrics.ts';
@@ -290,6 +290,7 @@ function composeAppDeps(
     ...caches,
     ...upstreams,
     db: storage.database.db,
+    pingDatabase: () => pingDatabase(storage.database.db),
     redis: storage.redis,
     creditHolds: storage.creditHolds,
     settlements: storage.settlements,

@@ -1,6 +1,6 @@
 import type { AnswerPlan, FinishReason } from '../shared/plan-answer.ts';
 
-/** `stop_reason` (wire-formats §5.2). @see https://docs.claude.com/en/api/messages */
+/** `stop_reason` (docs/reference/anthropic.md §Response). @see https://docs.claude.com/en/api/messages */
 export function mapStopReason(reason: FinishReason): string {
   switch (reason) {
     case 'stop':
@@ -22,7 +22,7 @@ function assertNever(value: never): never {
   throw new Error(`unexpected finish reason ${String(value)}`);
 }
 
-/** Usage (wire-formats §5.2): `input_tokens` excludes cache reads and writes; thinking counts as output. */
+/** Usage (docs/reference/anthropic.md §Response): `input_tokens` excludes cache reads and writes; thinking counts as output. */
 export function formatAnthropicUsage(plan: AnswerPlan, cacheTtl: '5m' | '1h'): Record<string, unknown> {
   const { usage } = plan;
   const formatted: Record<string, unknown> = {

@@ -4,7 +4,7 @@ import type { MessageContext } from './build-message.ts';
 import type { MessageBlock } from './plan-message-blocks.ts';
 
 /**
- * The Messages stream (wire-formats §5.4): `message_start` (input usage, provisional output 1), a `ping`, then per
+ * The Messages stream (docs/reference/anthropic.md §Stream): `message_start` (input usage, provisional output 1), a `ping`, then per
  * block `content_block_start` → deltas → `content_block_stop`, then `message_delta` with the stop reason and
  * cumulative usage, then `message_stop`.
  */

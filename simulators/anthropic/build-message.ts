@@ -10,7 +10,7 @@ export type MessageContext = {
   cacheTtl: '5m' | '1h';
 };
 
-/** The non-streamed `Message` (wire-formats §5.2). */
+/** The non-streamed `Message` (docs/reference/anthropic.md §Response). */
 export function buildMessage(context: MessageContext): Record<string, unknown> {
   return {
     id: context.messageId,

@@ -5,7 +5,7 @@ const thinkingDocs =
   'Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking';
 
 /**
- * Anthropic's semantic 400s (wire-formats §5.1, §9.7): temperature range, thinking limits, and every `tool_use`
+ * Anthropic's semantic 400s (docs/reference/anthropic.md §Request, docs/reference/openai.md §Streaming): temperature range, thinking limits, and every `tool_use`
  * answered by a `tool_result` in the next (merged) user turn.
  */
 export function checkMessagesRequest(

@@ -21,7 +21,7 @@ export type ConvertedMessagesRequest = {
 const minimumCacheableTokens = 1024;
 const maximumThinkingTokens = 48;
 
-/** Consecutive turns of the same role are merged by the API (wire-formats §5.1). */
+/** Consecutive turns of the same role are merged by the API (docs/reference/anthropic.md §Request). */
 export function mergeConsecutiveTurns(messages: readonly MessagesMessage[]): MessagesMessage[] {
   const merged: MessagesMessage[] = [];
   for (const message of messages) {

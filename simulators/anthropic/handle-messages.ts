@@ -21,7 +21,7 @@ import { messagesRequestSchema, type MessagesRequest } from './messages-request-
 import { planMessageBlocks } from './plan-message-blocks.ts';
 import { renderAnthropicError } from './render-anthropic-error.ts';
 
-/** `POST /v1/messages` (wire-formats §5). */
+/** `POST /v1/messages` (docs/reference/anthropic.md). */
 export async function handleMessages(exchange: SimulatorExchange): Promise<void> {
   const reject = (error: SimError) => sendError(exchange, renderAnthropicError(error, exchange), exchange.pathFaults);
   const parsed = await parseMessagesRequest(exchange);

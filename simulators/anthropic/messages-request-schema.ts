@@ -20,7 +20,7 @@ const messageSchema = z.looseObject({
   content: z.union([z.string(), z.array(contentBlockSchema)]),
 });
 
-/** Anthropic Messages request (wire-formats §5.1); loose, as the API ignores fields it does not use. */
+/** Anthropic Messages request (docs/reference/anthropic.md §Request); loose, as the API ignores fields it does not use. */
 export const messagesRequestSchema = z.looseObject({
   model: z.string(),
   max_tokens: z.number().int().min(1),

@@ -4,7 +4,7 @@ import type { Random } from '../shared/random.ts';
 import { alphanumeric } from '../shared/random.ts';
 import { createOpaqueToken } from '../shared/create-opaque-token.ts';
 
-/** The content blocks of one answer, in order, before rendering as a Message or as stream events (wire-formats §5). */
+/** The content blocks of one answer, in order, before rendering as a Message or as stream events (docs/reference/anthropic.md). */
 export type MessageBlock =
   | { type: 'thinking'; tokens: readonly string[]; signature: string }
   | { type: 'server_tool_use'; id: string; query: string }

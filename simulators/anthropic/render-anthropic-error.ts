@@ -14,12 +14,12 @@ const errorTypes: Readonly<Record<number, string>> = {
   529: 'overloaded_error',
 };
 
-/** Anthropic's `error.type` for a status (wire-formats §3.4); other 4xx are invalid requests, other 5xx API errors. */
+/** Anthropic's `error.type` for a status (docs/reference/anthropic.md §Errors); other 4xx are invalid requests, other 5xx API errors. */
 export function anthropicErrorType(status: number): string {
   return errorTypes[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
 }
 
-/** `{"type":"error","error":{type,message},"request_id"}` with the `request-id` header (wire-formats §3.4). */
+/** `{"type":"error","error":{type,message},"request_id"}` with the `request-id` header (docs/reference/anthropic.md §Errors). */
 export function renderAnthropicError(error: SimError, exchange: SimulatorExchange): RenderedError {
   const headers: Record<string, string> = { 'request-id': exchange.requestId };
   if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);

@@ -16,14 +16,14 @@ type Part = Record<string, unknown>;
 
 const tokensPerStreamChunk = 8;
 
-/** The non-streamed `GenerateContentResponse` (wire-formats §6.2). */
+/** The non-streamed `GenerateContentResponse` (docs/reference/gemini.md §Response). */
 export function buildGeminiResponse(context: GeminiContext): Record<string, unknown> {
   const parts = [...thoughtParts(context, context.plan.reasoningTokens.length), ...answerParts(context)];
   return envelope(context, { parts, candidatesTokens: visibleTokenCount(context.plan), isLast: true });
 }
 
 /**
- * The `streamGenerateContent` chunks (wire-formats §6.3): only new parts per chunk, running `usageMetadata` on every
+ * The `streamGenerateContent` chunks (docs/reference/gemini.md §Stream): only new parts per chunk, running `usageMetadata` on every
  * chunk, function calls whole, and the finish reason with final usage on the last chunk.
  */
 export function buildGeminiChunks(context: GeminiContext): Record<string, unknown>[] {
@@ -120,7 +120,7 @@ function visibleTokenCount(plan: AnswerPlan): number {
   return plan.usage.outputTokens - plan.usage.reasoningTokens - refused;
 }
 
-/** @see wire-formats §6.2: a function call also ends with STOP; blocked answers end with SAFETY. */
+/** @see docs/reference/gemini.md §Response: a function call also ends with STOP; blocked answers end with SAFETY. */
 function mapFinishReason(reason: FinishReason): string {
   switch (reason) {
     case 'stop':

@@ -2,7 +2,7 @@ import { createSimError, type SimError } from '../shared/sim-error.ts';
 import type { GeminiContent, GenerateContentRequest } from './generate-content-schema.ts';
 
 /**
- * Gemini's semantic 400s (wire-formats §6.1): contents present, valid roles, non-empty parts, named function
+ * Gemini's semantic 400s (docs/reference/gemini.md §Request): contents present, valid roles, non-empty parts, named function
  * responses, built-in tools beside function declarations, and — for the current turn — a `thoughtSignature` on the
  * first `functionCall` part of each model turn.
  */

@@ -11,7 +11,7 @@ const geminiModelIds = ['gemini-3-pro-preview', 'gemini-2.5-pro', 'gemini-2.5-fl
 const methodPattern = /^\/(v1beta|v1)\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
 
 /**
- * Gemini (wire-formats §6). The key comes in `x-goog-api-key` or `?key=`. Like Google: no key is a 403, and a bad key
+ * Gemini (docs/reference/gemini.md). The key comes in `x-goog-api-key` or `?key=`. Like Google: no key is a 403, and a bad key
  * is a 400 INVALID_ARGUMENT with reason API_KEY_INVALID (not a 401). Google sends no request-id header; the
  * `responseId` in the body identifies the answer.
  */

@@ -3,7 +3,7 @@ import { tokensPerImage } from '../shared/count-input-tokens.ts';
 import type { AnswerPlan } from '../shared/plan-answer.ts';
 
 /**
- * `usageMetadata` (wire-formats §6.2): candidates exclude thoughts; search results count as tool-use prompt tokens;
+ * `usageMetadata` (docs/reference/gemini.md §Response): candidates exclude thoughts; search results count as tool-use prompt tokens;
  * proto3 JSON omits zero counts. `candidatesTokens` is what has been emitted so far (running totals in streams).
  */
 export function formatUsageMetadata(input: {

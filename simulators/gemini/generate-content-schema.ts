@@ -15,7 +15,7 @@ const partSchema = z.looseObject({
 
 const contentSchema = z.looseObject({ role: z.string().optional(), parts: z.array(partSchema).optional() });
 
-/** Gemini `GenerateContentRequest` in REST camelCase (wire-formats §6.1). */
+/** Gemini `GenerateContentRequest` in REST camelCase (docs/reference/gemini.md §Request). */
 export const generateContentSchema = z.looseObject({
   contents: z.array(contentSchema).optional(),
   systemInstruction: contentSchema.optional(),

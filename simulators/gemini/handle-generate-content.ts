@@ -21,7 +21,7 @@ import { renderGeminiError } from './render-gemini-error.ts';
 // Gemini's implicit caching starts at 1024 tokens (2.5 Flash) and reports exact counts.
 const cachePolicy = { kind: 'automatic', minimumTokens: 1024, granularityTokens: 1 } as const;
 
-/** `:generateContent` and `:streamGenerateContent` (wire-formats §6). */
+/** `:generateContent` and `:streamGenerateContent` (docs/reference/gemini.md). */
 export async function handleGenerateContent(
   exchange: SimulatorExchange,
   input: { model: string; isStreaming: boolean },

@@ -21,7 +21,7 @@ export function rpcStatus(status: number): string {
 }
 
 /**
- * The Google RPC error body (wire-formats §3.4). A 429 carries a QuotaFailure, and a RetryInfo when a retry delay
+ * The Google RPC error body (docs/reference/gemini.md §Errors). A 429 carries a QuotaFailure, and a RetryInfo when a retry delay
  * is known: Gemini puts the delay in the body, not in a Retry-After header.
  */
 export function renderGeminiError(error: SimError, _exchange: SimulatorExchange): RenderedError {

@@ -6,7 +6,7 @@ import { mapChatFinishReason } from './map-chat-finish-reason.ts';
 type Delta = Record<string, unknown>;
 
 /**
- * The `chat.completion.chunk` stream (wire-formats §1.4, §9.1): role only in the first delta; one delta per token;
+ * The `chat.completion.chunk` stream (docs/reference/openai.md §Streaming): role only in the first delta; one delta per token;
  * each tool call opens with its id, type and name, then argument fragments; a `delta: {}` chunk with the finish
  * reason; usage where the vendor puts it; `[DONE]`. With `n` choices, each chunk carries one choice's delta (its
  * `index`), the choices taking turns, and every choice ends with its own finish chunk.

@@ -2,7 +2,7 @@ import { buildChatAnnotations } from './build-chat-annotations.ts';
 import type { ChoiceAnswer, DialectQuirks, StreamContext } from './dialect-quirks.ts';
 import { mapChatFinishReason } from './map-chat-finish-reason.ts';
 
-/** The non-streamed `chat.completion` body (wire-formats §1.3) with the vendor's extras: one choice per `n`. */
+/** The non-streamed `chat.completion` body (docs/reference/openai.md §Chat Completions) with the vendor's extras: one choice per `n`. */
 export function buildChatCompletion(context: StreamContext, quirks: DialectQuirks): Record<string, unknown> {
   const completion: Record<string, unknown> = {
     id: context.completionId,

@@ -43,7 +43,7 @@ const namedToolChoiceSchema = z.looseObject({
     .optional(),
 });
 
-/** Chat Completions request (wire-formats §1.1), loose: unknown fields pass, as the vendors accept them. */
+/** Chat Completions request (docs/reference/openai.md §Chat Completions), loose: unknown fields pass, as the vendors accept them. */
 export const chatRequestSchema = z.looseObject({
   model: z.string(),
   messages: z.array(messageSchema).min(1),

@@ -74,7 +74,7 @@ function listModels(exchange: SimulatorExchange, quirks: DialectQuirks): Promise
   });
 }
 
-/** wire-formats §4.1. The simulator serves any model name, so any id resolves. */
+/** docs/reference/openai.md §Models and images The simulator serves any model name, so any id resolves. */
 function modelObject(id: string, quirks: DialectQuirks): Record<string, unknown> {
   return {
     id,

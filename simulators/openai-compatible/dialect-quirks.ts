@@ -10,7 +10,7 @@ import type { ChatRequest } from './chat-request-schema.ts';
 export type DialectVendor = Exclude<ChatProviderId, 'anthropic' | 'gemini' | 'azure' | 'vertex'>;
 
 /**
- * How one OpenAI-dialect vendor deviates from OpenAI's Chat Completions (wire-formats §8). The dialect code in this
+ * How one OpenAI-dialect vendor deviates from OpenAI's Chat Completions (docs/reference/openai-compatible-vendors.md). The dialect code in this
  * folder is written once; each vendor file only fills in these hooks.
  */
 export type DialectQuirks = {
@@ -36,9 +36,9 @@ export type DialectQuirks = {
   /** A vendor-specific 400 for a request the generic checks accept (e.g. Mistral's tool-call ids). */
   findRequestError: (request: ChatRequest) => SimError | undefined;
   renderErrorBody: (error: SimError) => unknown;
-  /** The vendor's mid-stream error; undefined means one `data:` event holding its error body (wire-formats §1.4). */
+  /** The vendor's mid-stream error; undefined means one `data:` event holding its error body (docs/reference/openai.md §Streaming). */
   midStreamErrorEvents: ((context: StreamContext) => SseEvent[]) | undefined;
-  /** Where streamed usage goes (wire-formats §8). */
+  /** Where streamed usage goes (docs/reference/openai-compatible-vendors.md). */
   streamUsagePlacement: 'final-empty-chunk' | 'finish-chunk' | 'finish-chunk-then-empty-chunk';
   /** Usage is streamed even without `stream_options.include_usage` (OpenRouter, Together). */
   isStreamUsageAlwaysSent: boolean;

@@ -1,6 +1,6 @@
 import type { AnswerPlan } from '../shared/plan-answer.ts';
 
-/** OpenAI's `CompletionUsage` (wire-formats §1.3): completion tokens include reasoning tokens. */
+/** OpenAI's `CompletionUsage` (docs/reference/openai.md §Chat Completions): completion tokens include reasoning tokens. */
 export function formatChatUsage(plan: AnswerPlan): Record<string, unknown> {
   const { usage } = plan;
   return {

@@ -1,7 +1,7 @@
 import type { FinishReason } from '../shared/plan-answer.ts';
 import type { DialectQuirks } from './dialect-quirks.ts';
 
-/** @see wire-formats §1.3: `stop` covers stop sequences; OpenAI reports refusals in a field and stops normally. */
+/** @see docs/reference/openai.md §Chat Completions: `stop` covers stop sequences; OpenAI reports refusals in a field and stops normally. */
 export function mapChatFinishReason(reason: FinishReason, quirks: DialectQuirks): string {
   switch (reason) {
     case 'stop':

@@ -5,7 +5,7 @@ import type { SimulatorExchange } from '../shared/simulator-exchange.ts';
 import type { ChoiceAnswer, DialectQuirks } from './dialect-quirks.ts';
 
 /**
- * The `n` answers of a request (wire-formats §1.1: `n` choices). Each extra choice is a different answer to the same
+ * The `n` answers of a request (docs/reference/openai.md §Chat Completions: `n` choices). Each extra choice is a different answer to the same
  * prompt, seeded apart from the first; the prompt is read (and cached) once, so the usage counts it once and sums
  * the output of every choice, as OpenAI does.
  */

@@ -1,6 +1,6 @@
 import type { SimError } from '../shared/sim-error.ts';
 
-/** OpenAI's `type` for a status (wire-formats §3.1). */
+/** OpenAI's `type` for a status (docs/reference/openai.md §Errors). */
 export function openAiErrorType(status: number): string {
   if (status === 429) return 'requests';
   if (status >= 500) return 'server_error';
@@ -13,7 +13,7 @@ function defaultCode(status: number): string | null {
   return null;
 }
 
-/** `{"error": {message, type, param, code}}`, all four keys present (wire-formats §3.1). */
+/** `{"error": {message, type, param, code}}`, all four keys present (docs/reference/openai.md §Errors). */
 export function renderOpenAiErrorBody(error: SimError): unknown {
   return {
     error: {

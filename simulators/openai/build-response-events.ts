@@ -6,7 +6,7 @@ import { renderFinalItem, renderFinalPart, type ResponseItem } from './plan-resp
 type Payload = Record<string, unknown>;
 
 /**
- * The Responses stream (wire-formats §2.3–§2.4): `event:` + `data:` with `type` and a `sequence_number` counting from
+ * The Responses stream (docs/reference/openai.md §Responses): `event:` + `data:` with `type` and a `sequence_number` counting from
  * 0; `response.created` first; every item `added` before its deltas, with dense output indices; a terminal
  * `response.completed` or `response.incomplete`; no `[DONE]`.
  */
@@ -109,7 +109,7 @@ function messageEvents(
   ];
   item.tokens.forEach((token, index) => {
     const delta: Payload = { ...at, delta: token, logprobs: [] };
-    // Random-length padding against length side channels, on by default (wire-formats §2.4).
+    // Random-length padding against length side channels, on by default (docs/reference/openai.md §Responses).
     if (isObfuscated) delta['obfuscation'] = hashText(`${item.id}${index}`).slice(0, 2 + (index % 11));
     events.push(['response.output_text.delta', delta]);
     item.annotations.forEach((placed, annotationIndex) => {

@@ -10,7 +10,7 @@ export type ResponseContext = {
 };
 
 /**
- * The `response` object (wire-formats §2.2). `in_progress` has empty output and null usage; `incomplete` says why.
+ * The `response` object (docs/reference/openai.md §Responses). `in_progress` has empty output and null usage; `incomplete` says why.
  */
 export function buildResponseObject(
   context: ResponseContext,
@@ -49,7 +49,7 @@ export function buildResponseObject(
   };
 }
 
-/** `ResponseUsage` (wire-formats §2.2): output tokens include reasoning tokens. */
+/** `ResponseUsage` (docs/reference/openai.md §Responses): output tokens include reasoning tokens. */
 function formatResponseUsage(plan: AnswerPlan): Record<string, unknown> {
   const { usage } = plan;
   return {

@@ -18,7 +18,7 @@ const webSearchToolTypes = [
   'web_search_preview_2025_03_11',
 ];
 
-/** A schema-valid Responses request → Conversation, or the 400 OpenAI answers (wire-formats §2.1). */
+/** A schema-valid Responses request → Conversation, or the 400 OpenAI answers (docs/reference/openai.md §Responses). */
 export function convertResponsesRequest(
   request: ResponsesRequest,
   input: { isKnownResponseId: (id: string) => boolean },

@@ -4,7 +4,7 @@ import { isOpenAiReasoningModel, openAiReasoningFor } from './openai-reasoning.t
 
 /**
  * The 400s OpenAI gives for requests other vendors accept: parameters reasoning models refuse, JSON mode without the
- * word "json", and tool messages that do not answer the preceding assistant's tool calls (wire-formats §1.1, §1.2).
+ * word "json", and tool messages that do not answer the preceding assistant's tool calls (docs/reference/openai.md §Chat Completions).
  */
 export function findOpenAiRequestError(request: ChatRequest): SimError | undefined {
   const isReasoningModel = isOpenAiReasoningModel(request.model);

@@ -56,7 +56,7 @@ type ModelLimits = (typeof modelLimits)[number];
 type ImageRequest = z.infer<typeof imageRequestSchema>;
 
 /**
- * `POST /v1/images/generations` (wire-formats §4.2): GPT image models answer base64 with token usage; DALL·E models
+ * `POST /v1/images/generations` (docs/reference/openai.md §Models and images): GPT image models answer base64 with token usage; DALL·E models
  * answer a URL (or base64) with a revised prompt made of generated words, never the prompt itself.
  */
 export async function handleImageGenerations(exchange: SimulatorExchange): Promise<void> {

@@ -21,7 +21,7 @@ import { openAiQuirks } from './openai-quirks.ts';
 import { planResponseItems, renderFinalItem } from './plan-response-items.ts';
 import { responsesRequestSchema, type ResponsesRequest } from './responses-request-schema.ts';
 
-/** `POST /v1/responses` (wire-formats §2), streamed and not. Only response ids are remembered, never content. */
+/** `POST /v1/responses` (docs/reference/openai.md §Responses), streamed and not. Only response ids are remembered, never content. */
 export async function handleResponses(exchange: SimulatorExchange): Promise<void> {
   const reject = (error: SimError) =>
     sendError(exchange, renderDialectError(error, exchange, openAiQuirks), exchange.pathFaults);

@@ -33,7 +33,7 @@ export const openAiQuirks: DialectQuirks = {
   decorateChunk: (chunk, _position, context) => {
     chunk['service_tier'] = 'default';
     chunk['system_fingerprint'] = systemFingerprint(context.model);
-    // Random-length padding against length side channels, on by default (wire-formats §1.4).
+    // Random-length padding against length side channels, on by default (docs/reference/openai.md §Streaming).
     if (context.request.stream_options?.include_obfuscation !== false) {
       const padding = hashText(JSON.stringify(chunk));
       chunk['obfuscation'] = padding.slice(0, 2 + (padding.charCodeAt(0) % 14));

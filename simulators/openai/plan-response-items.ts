@@ -4,7 +4,7 @@ import type { AnswerPlan } from '../shared/plan-answer.ts';
 import type { SearchSource } from '../shared/plan-web-search.ts';
 import { alphanumeric, lowerHex, type Random } from '../shared/random.ts';
 
-/** One output item of a Responses answer, before rendering as a final item or as stream events (wire-formats §2.2). */
+/** One output item of a Responses answer, before rendering as a final item or as stream events (docs/reference/openai.md §Responses). */
 export type ResponseItem =
   | {
       type: 'reasoning';

@@ -19,7 +19,7 @@ const inputItemSchema = z.looseObject({
   summary: z.array(z.looseObject({ type: z.string(), text: z.string().optional() })).optional(),
 });
 
-/** Responses API request (wire-formats §2.1). */
+/** Responses API request (docs/reference/openai.md §Responses). */
 export const responsesRequestSchema = z.looseObject({
   model: z.string(),
   input: z.union([z.string(), z.array(inputItemSchema)]).optional(),

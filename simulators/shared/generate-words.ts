@@ -1,7 +1,7 @@
 import type { Random } from './random.ts';
 
 // "café" and "naïve" are deliberate: their UTF-8 byte length differs from their character length, which exercises
-// the byte-offset → character-offset conversion that Gemini citations need (wire-formats §6.2).
+// the byte-offset → character-offset conversion that Gemini citations need (docs/reference/gemini.md §Response).
 const vocabulary = [
   'amber',
   'river',

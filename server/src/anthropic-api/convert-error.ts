@@ -2,7 +2,7 @@ import type { GatewayError } from '../errors/gateway-error.ts';
 import type { ErrorBody, ErrorType } from './message-object.ts';
 
 /**
- * The Anthropic error type for a gateway error's HTTP status (wire-formats.md §3.4); the status itself is kept.
+ * The Anthropic error type for a gateway error's HTTP status (docs/reference/anthropic.md §Errors); the status itself is kept.
  * An empty balance (402) is `billing_error`, as Anthropic reports it; a busy gateway (503) is `overloaded_error`,
  * which Anthropic sends with 529.
  * @see https://docs.anthropic.com/en/api/errors

@@ -6,7 +6,7 @@ import type { ContentBlockParam, MessageParam } from './messages-request.ts';
 type Block<Type extends ContentBlockParam['type']> = Extract<ContentBlockParam, { type: Type }>;
 
 /**
- * Anthropic turns → OpenAI chat messages (wire-formats.md §7):
+ * Anthropic turns → OpenAI chat messages (docs/reference/mapping.md):
  * - a user turn's `tool_result` blocks become `tool` messages, one per result, placed before the rest of the turn
  *   (OpenAI wants them right after the assistant's tool calls); `is_error` has no OpenAI field, so the result text
  *   is sent as it is;

@@ -8,7 +8,7 @@ type ReasoningEffort = NonNullable<ChatRequest['reasoning_effort']>;
 
 /**
  * An Anthropic Messages request → the gateway's ChatRequest, which the chat pipeline sends to whichever vendor serves
- * the model (wire-formats.md §7, read right to left). Fields with no equivalent on every vendor are refused with a
+ * the model (docs/reference/mapping.md, read right to left). Fields with no equivalent on every vendor are refused with a
  * 400 naming them (`top_k`, server tools, documents); the mapping is listed in docs/messages.md.
  * @see https://docs.anthropic.com/en/api/messages
  */

@@ -16,7 +16,7 @@ export type MessageStreamConverter = {
 };
 
 /**
- * Chat chunks → Anthropic events (wire-formats.md §5.4): each run of reasoning, text or one tool call's arguments
+ * Chat chunks → Anthropic events (docs/reference/anthropic.md §Stream): each run of reasoning, text or one tool call's arguments
  * becomes a content block (`thinking_delta`, `text_delta`, `input_json_delta`), opened when its first delta arrives
  * and closed when another kind of delta starts. `message_start` carries an estimate of the input tokens, as the
  * vendor's count arrives only with the last chunk; the exact, cumulative usage is in `message_delta`.

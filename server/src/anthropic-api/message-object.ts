@@ -1,4 +1,4 @@
-/** Anthropic Messages response, stream event and error shapes (wire-formats.md §3.4, §5.2, §5.4). */
+/** Anthropic Messages response, stream event and error shapes (docs/reference/anthropic.md §Errors). */
 
 export type StopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'refusal';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The Anthropic Messages request (wire-formats.md §5.1) as `POST /v1/messages` accepts it. Known fields are checked;
+ * The Anthropic Messages request (docs/reference/anthropic.md §Request) as `POST /v1/messages` accepts it. Known fields are checked;
  * other fields are kept (`loose`) and ignored (docs/messages.md lists which ones are refused instead).
  */
 /**

@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseUsdToMicros } from '../lib/money.ts';
+import type { DatabaseConfig } from '../db/database.ts';
 import { providerIds, type ProviderId } from '../providers/provider-id.ts';
 import { vendors } from '../providers/vendors.ts';
-import type { RoutingSettings } from '../routing/routing-settings.ts';
+import type { RoutingSettings } from './routing-settings.ts';
 
 /** Vendor credentials the gateway reads from the environment (each vendor's definition names its own). */
 export type VendorCredentialKey = NonNullable<(typeof vendors)[ProviderId]['credentialKey']>;
@@ -102,9 +103,6 @@ const environmentSchema = z.object({
   WEB_DIST_DIR: z.string().min(1).optional(),
   ...Object.fromEntries(vendorCredentialKeys.map((key) => [key, z.string().min(1).optional()])),
 });
-
-/** Which database the gateway runs on. */
-export type DatabaseConfig = { kind: 'sqlite'; filePath: string } | { kind: 'postgres'; url: string };
 
 /** The validated, frozen configuration; the only place `process.env` is read is `readConfig`. */
 export type Config = {

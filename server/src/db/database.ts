@@ -1,11 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, type Dialect } from 'kysely';
-import type { DatabaseConfig } from '../config/config.ts';
 import type { DatabaseSchema } from './schema.ts';
 import { createSharedDriverDialects } from './shared-driver-dialect.ts';
 import { createNodeSqliteDialect, sqliteConnectionPragmas } from './sqlite-dialect.ts';
 import { startSqliteWriterThread, type SqliteWriterThread } from './sqlite-writer-thread.ts';
+
+/** Which database the gateway runs on. */
+export type DatabaseConfig = { kind: 'sqlite'; filePath: string } | { kind: 'postgres'; url: string };
 
 export type Database = Kysely<DatabaseSchema>;
 

@@ -29,6 +29,23 @@ export {
 };
 export { GatewayError } from './gateway-error.ts';
 
+/** Every error class a client can receive, each with its closed list of codes (`codes`). */
+export const errorClasses = [
+  InvalidRequestError,
+  AuthenticationError,
+  InsufficientCreditsError,
+  PermissionDeniedError,
+  NotFoundError,
+  ModelNotFoundError,
+  ConflictError,
+  PayloadTooLargeError,
+  RateLimitError,
+  InternalError,
+  UpstreamError,
+  ServiceUnavailableError,
+  UpstreamTimeoutError,
+] as const;
+
 /** One sample of every error class; a test checks these against docs/errors.md. */
 export function listErrorSamples() {
   return [

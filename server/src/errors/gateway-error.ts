@@ -2,9 +2,12 @@
  * Base of every error the gateway returns to a client. Each subclass fixes the HTTP status, the OpenAI `type` and a
  * default `code`; `http/write-error.ts` turns it into the four-key OpenAI error body.
  */
-/** Options every gateway error takes; `code` overrides the class default. */
-export type GatewayErrorOptions = {
-  code?: string | null;
+/**
+ * Options every gateway error takes; `code` overrides the class default and must be one of the class's closed list
+ * (its `codes`), so a code nobody documented is a type error.
+ */
+export type GatewayErrorOptions<Code extends string | null = string | null> = {
+  code?: Code;
   param?: string | null;
   headers?: Record<string, string>;
   cause?: unknown;

@@ -1,11 +1,17 @@
 import { GatewayError, type GatewayErrorOptions } from './gateway-error.ts';
 
+/** Every `code` a ModelNotFoundError may carry, the default first; docs/errors.md lists each (errors/catalog.test.ts). */
+export const modelNotFoundCodes = ['model_not_found'] as const;
+export type ModelNotFoundCode = (typeof modelNotFoundCodes)[number];
+
 /** The requested model is not in the catalogue (or is disabled). */
 export class ModelNotFoundError extends GatewayError {
+  static readonly codes = modelNotFoundCodes;
+  declare readonly code: ModelNotFoundCode;
   readonly status = 404;
   readonly type = 'invalid_request_error';
 
-  constructor(message: string, options: GatewayErrorOptions = {}) {
+  constructor(message: string, options: GatewayErrorOptions<ModelNotFoundCode> = {}) {
     super(message, { code: 'model_not_found', ...options });
   }
 }

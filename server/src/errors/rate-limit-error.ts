@@ -1,7 +1,13 @@
 import { GatewayError } from './gateway-error.ts';
 
+/** Every `code` a RateLimitError may carry; docs/errors.md lists it (errors/catalog.test.ts). */
+export const rateLimitCodes = ['rate_limit_exceeded'] as const;
+export type RateLimitCode = (typeof rateLimitCodes)[number];
+
 /** A per-key or per-account limit was hit. Always carries `Retry-After` (whole seconds, at least 1). */
 export class RateLimitError extends GatewayError {
+  static readonly codes = rateLimitCodes;
+  declare readonly code: RateLimitCode;
   readonly status = 429;
   readonly type: 'requests' | 'tokens';
 

@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { Database } from '../db/database.ts';
-import { pingDatabase } from '../db/database.ts';
-
 export type HealthDeps = {
-  db: Database;
+  /** One trivial query; throws when the database is unreachable. */
+  pingDatabase: () => Promise<void>;
   /** The shared Redis when `REDIS_URL` is set: requests need it, so readiness does too. */
   redis: { ping: () => Promise<unknown> } | undefined;
   isShuttingDown: () => boolean;
@@ -15,7 +13,7 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): vo
   app.get('/readyz', async (_request, reply) => {
     if (deps.isShuttingDown()) return reply.status(503).send({ status: 'shutting_down' });
     try {
-      await pingDatabase(deps.db);
+      await deps.pingDatabase();
     } catch {
       return reply.status(503).send({ status: 'database_unreachable' });
     }

@@ -5,7 +5,7 @@ import { ModelNotFoundError } from '../errors/model-not-found-error.ts';
 import { toUnixSeconds } from '../lib/clock.ts';
 import { microsToUsd } from '../lib/money.ts';
 import { parseWireRequest } from '../openai-api/parse-request.ts';
-import type { AccountTerms } from '../operator/account-terms.ts';
+import type { AccountTerms } from '../accounts/account-terms.ts';
 import type { Caller } from '../pipeline/authenticate.ts';
 import { describeFailedCall, openCallCharge, type CallCharge, type CallChargeDeps } from '../pipeline/call-charge.ts';
 import type { AnswerOrigin } from '../pipeline/chat-sink.ts';

@@ -1,4 +1,4 @@
-/** OpenAI Chat Completions response and stream chunk shapes (wire-formats.md §1.3, §1.4). */
+/** OpenAI Chat Completions response and stream chunk shapes (docs/reference/openai.md §Chat Completions). */
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'function_call';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The OpenAI Chat Completions request (wire-formats.md §1.1, §1.2). Known fields are checked; unknown fields are kept
+ * The OpenAI Chat Completions request (docs/reference/openai.md §Chat Completions). Known fields are checked; unknown fields are kept
  * (`loose`) so they can pass through to OpenAI-dialect vendors.
  */
 const textPartSchema = z.object({ type: z.literal('text'), text: z.string() }).loose();

@@ -1,4 +1,4 @@
-/** The OpenAI error body: all four keys always present (wire-formats.md §3.1). */
+/** The OpenAI error body: all four keys always present (docs/reference/openai.md §Errors). */
 export type ErrorBody = {
   error: { message: string; type: string; param: string | null; code: string | null };
 };

@@ -1,5 +1,5 @@
 /**
- * `GET /v1/models` entries (wire-formats.md §4.1): the four OpenAI keys, extended with the catalogue data clients
+ * `GET /v1/models` entries (docs/reference/openai.md §Models and images): the four OpenAI keys, extended with the catalogue data clients
  * ask for (prices, context, family, whether the model is served by a simulator). OpenRouter-style `pricing` values
  * are plain decimal USD strings per token/request so that tools built for OpenRouter read them unchanged.
  */

@@ -6,7 +6,7 @@ import { findUserById } from '../db/users.ts';
 import { NotFoundError } from '../errors/not-found-error.ts';
 import type { AccountTermsWriteDeps } from './set-account-terms.ts';
 import { getOperatorUser } from './get-operator-user.ts';
-import { parseOptionalUsdAmountMicros, parseUsdAmountMicros } from './parse-amounts.ts';
+import { parseOptionalUsdAmountMicros, parseUsdAmountMicros } from '../billing/parse-amounts.ts';
 
 /** Sets an account's own price for one model, used instead of the price list's for that account. */
 export async function setAccountModelPrice(

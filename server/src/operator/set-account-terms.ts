@@ -3,10 +3,10 @@ import { upsertAccountTerms } from '../db/account-terms.ts';
 import { bumpCacheVersion } from '../db/cache-versions.ts';
 import { findUserById } from '../db/users.ts';
 import { NotFoundError } from '../errors/not-found-error.ts';
-import type { AccountTerms } from './account-terms.ts';
+import type { AccountTerms } from '../accounts/account-terms.ts';
 import { getOperatorUser } from './get-operator-user.ts';
 import type { OperatorReadDeps } from './list-operator-users.ts';
-import { percentToBasisPoints } from './parse-amounts.ts';
+import { percentToBasisPoints } from '../billing/parse-amounts.ts';
 
 export type AccountTermsWriteDeps = OperatorReadDeps & { accountTerms: Pick<AccountTerms, 'reload'> };
 

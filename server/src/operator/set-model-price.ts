@@ -5,7 +5,7 @@ import type { Database } from '../db/database.ts';
 import { findModel, updateModelPrice } from '../db/models.ts';
 import { NotFoundError } from '../errors/not-found-error.ts';
 import type { Clock } from '../lib/clock.ts';
-import { parseOptionalUsdAmountMicros, parseUsdAmountMicros } from './parse-amounts.ts';
+import { parseOptionalUsdAmountMicros, parseUsdAmountMicros } from '../billing/parse-amounts.ts';
 import { toPriceChangeView } from './to-price-change-view.ts';
 
 export type SetModelPriceDeps = { db: Database; clock: Clock; priceList: Pick<PriceList, 'reload'> };

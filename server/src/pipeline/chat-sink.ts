@@ -7,7 +7,7 @@ export type AnswerOrigin = { routeId: string };
 /**
  * Where a chat call's answer goes; `http/` implements it over the HTTP response, so the pipeline never touches the
  * framework. Once the stream's headers are out (`startStream`, or early through `awaitStream`), errors can only be
- * sent in-stream (STYLE.md §8).
+ * sent in-stream (docs/STYLE.md §8).
  */
 export type ChatSink = {
   /** Headers known before the answer (the token budget's `x-ratelimit-*-tokens`); called before anything is sent. */

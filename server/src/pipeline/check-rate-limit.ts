@@ -1,7 +1,7 @@
 import { RateLimitError } from '../errors/rate-limit-error.ts';
 import { formatResetTime, type RateLimiter } from '../limits/rate-limiter.ts';
 import type { TokenLimit } from '../limits/token-budget.ts';
-import type { AccountTerms } from '../operator/account-terms.ts';
+import type { AccountTerms } from '../accounts/account-terms.ts';
 import type { Caller } from './authenticate.ts';
 
 /** The `x-ratelimit-*` headers OpenAI clients read, for the request budget of the key. */

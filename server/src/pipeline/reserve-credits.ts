@@ -22,7 +22,7 @@ import {
   type TokenLimit,
 } from '../limits/token-budget.ts';
 import { formatUsd } from '../lib/money.ts';
-import type { AccountTerms } from '../operator/account-terms.ts';
+import type { AccountTerms } from '../accounts/account-terms.ts';
 import type { Caller } from './authenticate.ts';
 import { findTokenLimits } from './check-rate-limit.ts';
 

@@ -1,7 +1,7 @@
 import type { CatalogModel, PriceList } from '../catalog/price-list.ts';
 import { modelNotFoundFor } from '../errors/model-not-found-error.ts';
 import { PermissionDeniedError } from '../errors/permission-denied-error.ts';
-import type { AccountTerms } from '../operator/account-terms.ts';
+import type { AccountTerms } from '../accounts/account-terms.ts';
 import type { Caller } from './authenticate.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { AccountTerms } from '../operator/account-terms.ts';
+import type { AccountTerms } from '../accounts/account-terms.ts';
 import { estimateDeliveredUsage } from '../billing/estimate-delivered-usage.ts';
 import { priceTokenUsage, type TokenUsage } from '../billing/pricing.ts';
 import type { CatalogModel, PriceList } from '../catalog/price-list.ts';

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { ChatChunk } from '../openai-api/chat-completion.ts';
 import { UpstreamFailureError } from '../providers/provider-adapter.ts';
 import { createRouting } from '../routing/create-routing.ts';
-import { defaultRoutingSettings } from '../routing/routing-settings.ts';
+import { defaultRoutingSettings } from '../config/routing-settings.ts';
 import { trackStreamHealth } from './track-stream-health.ts';
 
 const chunk = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [] } as ChatChunk;

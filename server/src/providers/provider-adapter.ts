@@ -29,7 +29,7 @@ export type UpstreamHttpRequest = {
 export type SseEvent = { event: string | undefined; data: unknown };
 
 /**
- * How an upstream failure must be handled (STYLE.md §8):
+ * How an upstream failure must be handled (docs/STYLE.md §8):
  * - `request`: the client's request is at fault; return it as InvalidRequestError, never retry.
  * - `credential`: the vendor rejected *our* credential; log and fail over.
  * - `retryable`: 429, 5xx, overload, timeouts; fail over, honouring `retryAfterMs` for the route.

@@ -14,7 +14,7 @@ import {
   testIdentity,
 } from './test-support/replay-fixture.ts';
 
-/** STYLE.md §5: the recordings every adapter must replay. */
+/** docs/STYLE.md §5: the recordings every adapter must replay. */
 const requiredFixtures = [
   'text.json',
   'tool-call.json',

@@ -1,4 +1,4 @@
-/** The Responses API result object, its output items and usage (wire-formats.md §2.2). */
+/** The Responses API result object, its output items and usage (docs/reference/openai.md §Responses). */
 
 export type UrlCitationAnnotation = {
   type: 'url_citation';
@@ -79,13 +79,17 @@ export type ResponseSettings = {
   text: { format: unknown };
 };
 
+/** The codes of a failed response's `error` (OpenAI's ResponseErrorCode values the gateway uses; docs/errors.md). */
+export const responseFailureCodes = ['server_error', 'rate_limit_exceeded'] as const;
+export type ResponseFailureCode = (typeof responseFailureCodes)[number];
+
 export type ResponseObject = ResponseSettings & {
   id: string;
   object: 'response';
   created_at: number;
   status: ResponseStatus;
   completed_at: number | null;
-  error: { code: 'server_error' | 'rate_limit_exceeded'; message: string } | null;
+  error: { code: ResponseFailureCode; message: string } | null;
   incomplete_details: { reason: 'max_output_tokens' | 'content_filter' } | null;
   model: string;
   output: OutputItem[];

@@ -10,7 +10,7 @@ type ContentPart = OutputTextPart | RefusalPart | { type: 'reasoning_text'; text
 type ItemAt = { item_id: string; output_index: number };
 type ContentAt = ItemAt & { content_index: number };
 
-/** The Responses stream events the gateway sends (wire-formats.md §2.4), before `sequence_number` is added. */
+/** The Responses stream events the gateway sends (docs/reference/openai.md §Responses), before `sequence_number` is added. */
 export type ResponseStreamEvent =
   | {
       type: 'response.created' | 'response.in_progress' | 'response.completed' | 'response.incomplete';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The OpenAI Responses request (`CreateResponse`, wire-formats.md §2.1) as far as the gateway serves it. Fields it
+ * The OpenAI Responses request (`CreateResponse`, docs/reference/openai.md §Responses) as far as the gateway serves it. Fields it
  * cannot honour statelessly or for every vendor (`previous_response_id`, `store: true`, `conversation`, hosted tools
  * other than web search) are rejected with a 400 by `convertResponsesRequest`, never dropped silently.
  */

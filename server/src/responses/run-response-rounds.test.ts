@@ -7,7 +7,7 @@ import type { ChatMessage, ChatRequest } from '../openai-api/chat-request.ts';
 import { cryptoIds } from '../lib/ids.ts';
 import { systemClock } from '../lib/clock.ts';
 import { createRouting } from '../routing/create-routing.ts';
-import { defaultRoutingSettings } from '../routing/routing-settings.ts';
+import { defaultRoutingSettings } from '../config/routing-settings.ts';
 import { createSearchEngine } from '../search/create-search-engine.ts';
 import {
   startSearchSimulator,

@@ -1,4 +1,4 @@
-import type { AccountTerms } from '../operator/account-terms.ts';
+import type { AccountTerms } from '../accounts/account-terms.ts';
 import { priceTokenUsage, type TokenUsage } from '../billing/pricing.ts';
 import type { CatalogModel, PriceList } from '../catalog/price-list.ts';
 import type { NativeSearchProviderId } from '../config/config.ts';

@@ -1,12 +1,10 @@
+import type { BreakerSettings } from '../config/routing-settings.ts';
+
 /** `closed`: traffic flows; `open`: no traffic until the cool-down ends; `half_open`: one probe is in flight. */
 export type BreakerState = 'closed' | 'open' | 'half_open';
 
-export type BreakerSettings = {
-  /** Consecutive failures that open a closed breaker. */
-  failureThreshold: number;
-  /** How long an open breaker refuses traffic before it lets one probe through. */
-  coolDownMs: number;
-};
+// The settings are part of the configuration, which routing reads and never the other way round.
+export type { BreakerSettings } from '../config/routing-settings.ts';
 
 export type CircuitBreaker = {
   /** The state at `nowMs`; an open breaker whose cool-down has ended still reads `open` until a probe takes it. */

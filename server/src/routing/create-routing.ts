@@ -7,7 +7,7 @@ import { createHealthTracker } from './health-tracker.ts';
 import { createRetryBudget, type RetryBudget } from './retry-budget.ts';
 import type { AttemptOutcome, RouteHealthView } from './route-health.ts';
 import { createRoutingMetrics, type AttemptResult, type RoutingMetrics } from './routing-metrics.ts';
-import type { RoutingSettings } from './routing-settings.ts';
+import type { RoutingSettings } from '../config/routing-settings.ts';
 
 /** This node's routing state: route health, the retry budget and the metrics, behind the policy. */
 export type Routing = {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createHealthTracker } from './health-tracker.ts';
-import { defaultRoutingSettings } from './routing-settings.ts';
+import { defaultRoutingSettings } from '../config/routing-settings.ts';
 
 const settings = { ...defaultRoutingSettings, breaker: { failureThreshold: 2, coolDownMs: 1_000 } };
 const retryable = { kind: 'failure', reason: 'retryable' } as const;

@@ -1,7 +1,7 @@
 import { createCircuitBreaker, type CircuitBreaker } from './circuit-breaker.ts';
 import { nextEwma } from './ewma.ts';
 import type { AttemptOutcome, RouteHealthView, RouteState } from './route-health.ts';
-import type { RoutingSettings } from './routing-settings.ts';
+import type { RoutingSettings } from '../config/routing-settings.ts';
 
 /** A started call on a route; `finish` is idempotent, so every exit path may call it. */
 export type RouteAttempt = {

@@ -1,10 +1,7 @@
-export type RetryBudgetSettings = {
-  /** Retries allowed as a share of requests over the window (0.2: one retry per five requests). */
-  ratio: number;
-  /** Retries always allowed per window, so a quiet node can still fail over. */
-  floorPerWindow: number;
-  windowMs: number;
-};
+import type { RetryBudgetSettings } from '../config/routing-settings.ts';
+
+// The settings are part of the configuration, which routing reads and never the other way round.
+export type { RetryBudgetSettings } from '../config/routing-settings.ts';
 
 export type RetryBudget = {
   /** Counts a request (its first attempt). */

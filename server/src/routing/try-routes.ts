@@ -1,5 +1,5 @@
 import type { GatewayError } from '../errors/gateway-error.ts';
-import { InvalidRequestError } from '../errors/invalid-request-error.ts';
+import { InvalidRequestError, toInvalidRequestCode } from '../errors/invalid-request-error.ts';
 import { UpstreamError } from '../errors/upstream-error.ts';
 import { UpstreamTimeoutError } from '../errors/upstream-timeout-error.ts';
 import type { ChatRequest } from '../openai-api/chat-request.ts';
@@ -78,7 +78,7 @@ export async function tryRoutes<Route extends TriedRoute, Answer>(
 function toRequestError(failure: UpstreamFailure): GatewayError {
   return new InvalidRequestError(failure.message, {
     param: failure.param ?? null,
-    code: failure.vendorCode ?? 'invalid_value',
+    code: toInvalidRequestCode(failure.vendorCode),
   });
 }
 

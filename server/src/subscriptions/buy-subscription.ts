@@ -11,7 +11,7 @@ import { InsufficientCreditsError } from '../errors/insufficient-credits-error.t
 import { NotFoundError } from '../errors/not-found-error.ts';
 import type { IdGenerator } from '../lib/ids.ts';
 import { formatUsd, microsToUsd } from '../lib/money.ts';
-import type { AccountTerms } from '../operator/account-terms.ts';
+import type { AccountTerms } from '../accounts/account-terms.ts';
 import { getAccountSubscription, type AccountSubscriptionDeps } from './get-account-subscription.ts';
 import { subscriptionPeriodMs } from './to-subscription-view.ts';
 

@@ -3,7 +3,7 @@ import type { Database } from '../db/database.ts';
 import { insertSubscriptionPlan } from '../db/subscription-plans.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { IdGenerator } from '../lib/ids.ts';
-import { parseUsdAmountMicros, percentToBasisPoints } from '../operator/parse-amounts.ts';
+import { parseUsdAmountMicros, percentToBasisPoints } from '../billing/parse-amounts.ts';
 import { toPlanView } from './to-subscription-view.ts';
 
 export type PlanDeps = { db: Database; clock: Clock; ids: IdGenerator };

@@ -3,7 +3,7 @@ import type { Database } from '../db/database.ts';
 import { findSubscriptionPlan, listSubscriptionPlans } from '../db/subscription-plans.ts';
 import { findSubscription } from '../db/subscriptions.ts';
 import type { Clock } from '../lib/clock.ts';
-import type { AccountTerms } from '../operator/account-terms.ts';
+import type { AccountTerms } from '../accounts/account-terms.ts';
 import { toPlanView, toSubscriptionView } from './to-subscription-view.ts';
 
 export type AccountSubscriptionDeps = {

@@ -8,7 +8,7 @@ import { commitSubscriptionPayment, listDueRenewals, recordRenewalFailure } from
 import type { Clock } from '../lib/clock.ts';
 import type { IdGenerator } from '../lib/ids.ts';
 import { formatUsd } from '../lib/money.ts';
-import type { AccountTerms } from '../operator/account-terms.ts';
+import type { AccountTerms } from '../accounts/account-terms.ts';
 import { subscriptionRevenueAccount } from './buy-subscription.ts';
 import { subscriptionPeriodMs } from './to-subscription-view.ts';
 

@@ -1,7 +1,7 @@
 import type { SubscriptionPlan, UpdateSubscriptionPlanRequest } from '../../../contract/subscriptions.ts';
 import { findSubscriptionPlan, updateSubscriptionPlan as writePlan } from '../db/subscription-plans.ts';
 import { NotFoundError } from '../errors/not-found-error.ts';
-import { parseUsdAmountMicros, percentToBasisPoints } from '../operator/parse-amounts.ts';
+import { parseUsdAmountMicros, percentToBasisPoints } from '../billing/parse-amounts.ts';
 import type { PlanDeps } from './create-subscription-plan.ts';
 import { toPlanView } from './to-subscription-view.ts';
 

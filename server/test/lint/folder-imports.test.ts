@@ -5,7 +5,7 @@ import { ESLint } from 'eslint';
 
 const repositoryRoot = path.resolve(import.meta.dirname, '../../..');
 
-/** The import boundaries of STYLE.md §3, as `eslint.config.js` enforces them, on a one-line file at `filePath`. */
+/** The import boundaries of docs/STYLE.md §3, as `eslint.config.js` enforces them, on a one-line file at `filePath`. */
 describe('lint: import boundaries between the parts of server/src', () => {
   let eslint: ESLint;
   before(() => {
@@ -76,5 +76,34 @@ describe('lint: import boundaries between the parts of server/src', () => {
   test('allowed folder imports pass: the pipeline imports providers, images import routing', async () => {
     assert.deepEqual(await boundaryMessages('server/src/pipeline/example.ts', '../providers/registry.ts'), []);
     assert.deepEqual(await boundaryMessages('server/src/images/example.ts', '../routing/try-routes.ts'), []);
+  });
+
+  test('http/ may take types from db/ but run no query itself', async () => {
+    const [result] = await eslint.lintText(
+      "import type { Database } from '../db/database.ts';\nexport type Deps = { db: Database };\n",
+      { filePath: 'server/src/http/example.ts' },
+    );
+    assert.deepEqual(
+      result?.messages.filter((message) => message.ruleId === 'architecture/folder-imports'),
+      [],
+    );
+    const messages = await boundaryMessages('server/src/http/example.ts', '../db/database.ts');
+    assert.equal(messages.length, 1);
+    assert.match(messages[0] ?? '', /http\/ may not import anything but types from db\//);
+  });
+
+  test('the cycles are broken: db/ may not import config/, subscriptions/ may not import operator/', async () => {
+    assert.equal((await boundaryMessages('server/src/db/example.ts', '../config/config.ts')).length, 1);
+    assert.equal(
+      (await boundaryMessages('server/src/subscriptions/example.ts', '../operator/adjust-balance.ts')).length,
+      1,
+    );
+    assert.equal((await boundaryMessages('server/src/config/example.ts', '../routing/try-routes.ts')).length, 1);
+  });
+
+  test('a folder without an allow-list may import no other folder', async () => {
+    const messages = await boundaryMessages('server/src/new-part/example.ts', '../lib/money.ts');
+    assert.equal(messages.length, 1);
+    assert.match(messages[0] ?? '', /new-part\/ has no allow-list/);
   });
 });

@@ -112,7 +112,7 @@ async function checkCitations(
 }
 
 /**
- * The ordering rules the SDKs enforce (wire-formats.md §2.4): created first with sequence 0, numbers without gaps,
+ * The ordering rules the SDKs enforce (docs/reference/openai.md §Responses): created first with sequence 0, numbers without gaps,
  * items added densely before their deltas, parts added before text, annotations after the text they cite, every
  * open item done before the end, the terminal event last.
  */

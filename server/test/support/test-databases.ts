@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import type { DatabaseConfig } from '../../src/config/config.ts';
+import type { DatabaseConfig } from '../../src/db/database.ts';
 
 export const databaseKinds = ['sqlite', 'postgres'] as const;
 export type DatabaseKind = (typeof databaseKinds)[number];

@@ -4,7 +4,7 @@ import type { DialectQuirks } from '../dialect-quirks.ts';
 import { formatChatUsage } from '../format-chat-usage.ts';
 
 /**
- * DeepSeek (wire-formats §8): `reasoning_content` for reasoner models, cache hits and misses as extra usage fields,
+ * DeepSeek (docs/reference/openai-compatible-vendors.md): `reasoning_content` for reasoner models, cache hits and misses as extra usage fields,
  * `: keep-alive` comments while a request is queued, and the API served with and without `/v1`.
  */
 export const deepseekQuirks: DialectQuirks = {

@@ -3,7 +3,7 @@ import { baseQuirks } from '../base-quirks.ts';
 import type { DialectQuirks } from '../dialect-quirks.ts';
 
 /**
- * Groq (wire-formats §8): an `x_groq` object on the first and last chunks, the last one carrying usage with timing
+ * Groq (docs/reference/openai-compatible-vendors.md): an `x_groq` object on the first and last chunks, the last one carrying usage with timing
  * fields (the older usage location), and a standard usage chunk when `include_usage` is set. One choice per request:
  * "only n=1 is supported. Other values will result in a 400 response".
  * @see https://console.groq.com/docs/api-reference#chat-create

@@ -15,7 +15,7 @@ const llamaCppErrorTypes: Readonly<Record<number, string>> = {
 };
 
 /**
- * llama.cpp server (wire-formats §8): no key unless configured, `reasoning_content`, a `timings` object on the last
+ * llama.cpp server (docs/reference/openai-compatible-vendors.md): no key unless configured, `reasoning_content`, a `timings` object on the last
  * chunk and on completions, and errors `{"error": {"code": <int>, "message", "type"}}`.
  */
 export const llamaCppQuirks: DialectQuirks = {

@@ -8,7 +8,7 @@ import { openAiErrorType } from '../render-openai-error-body.ts';
 const mistralToolCallIdPattern = /^[a-zA-Z0-9]{9}$/;
 
 /**
- * Mistral (wire-formats §8): error bodies without the `error` wrapper, tool-call ids of exactly nine alphanumerics
+ * Mistral (docs/reference/openai-compatible-vendors.md): error bodies without the `error` wrapper, tool-call ids of exactly nine alphanumerics
  * (and a 400 for any other id in the history), `tool_choice: "any"`.
  */
 export const mistralQuirks: DialectQuirks = {

@@ -3,7 +3,7 @@ import type { DialectQuirks } from '../dialect-quirks.ts';
 import { formatBasicChatUsage } from '../format-chat-usage.ts';
 import { localReasoningFor } from './local-reasoning.ts';
 
-/** Ollama's `/v1` (wire-formats §8): no key, OpenAI-shaped errors, `reasoning` for thinking models, short ids. */
+/** Ollama's `/v1` (docs/reference/openai-compatible-vendors.md): no key, OpenAI-shaped errors, `reasoning` for thinking models, short ids. */
 export const ollamaQuirks: DialectQuirks = {
   ...baseQuirks,
   vendor: 'ollama',

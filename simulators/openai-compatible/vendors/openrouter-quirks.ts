@@ -12,7 +12,7 @@ const inputUsdPerToken = 1 / 1_000_000;
 const outputUsdPerToken = 2 / 1_000_000;
 
 /**
- * OpenRouter (openrouter-api.md §4–§6): `gen-` ids echoed in `X-Generation-Id`, a `provider` field, usage with `cost`
+ * OpenRouter (docs/reference/openrouter.md): `gen-` ids echoed in `X-Generation-Id`, a `provider` field, usage with `cost`
  * always in the final chunk, `: OPENROUTER PROCESSING` comments, `{"error": {"code": <int>, "message"}}` bodies, and
  * mid-stream errors as a chunk with `finish_reason: "error"`.
  */

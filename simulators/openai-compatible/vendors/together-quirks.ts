@@ -1,7 +1,7 @@
 import { baseQuirks } from '../base-quirks.ts';
 import type { DialectQuirks } from '../dialect-quirks.ts';
 
-/** Together (wire-formats §8): usage attached to the finish chunk, with no separate empty-`choices` chunk. */
+/** Together (docs/reference/openai-compatible-vendors.md): usage attached to the finish chunk, with no separate empty-`choices` chunk. */
 export const togetherQuirks: DialectQuirks = {
   ...baseQuirks,
   vendor: 'together',

@@ -13,7 +13,7 @@ const vllmErrorTypes: Readonly<Record<number, string>> = {
 };
 
 /**
- * vLLM (wire-formats §8): no key unless the server was started with one, `reasoning_content`, and error bodies
+ * vLLM (docs/reference/openai-compatible-vendors.md): no key unless the server was started with one, `reasoning_content`, and error bodies
  * `{"object": "error", message, type, param, code: <int>}`; its auth middleware answers a bare `{"error": "Unauthorized"}`.
  */
 export const vllmQuirks: DialectQuirks = {

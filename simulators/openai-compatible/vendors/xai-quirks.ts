@@ -3,7 +3,7 @@ import { baseQuirks } from '../base-quirks.ts';
 import type { DialectQuirks } from '../dialect-quirks.ts';
 
 /**
- * xAI (wire-formats §8): `reasoning_content` on reasoning models, usage on the second-to-last chunk followed by a
+ * xAI (docs/reference/openai-compatible-vendors.md): `reasoning_content` on reasoning models, usage on the second-to-last chunk followed by a
  * chunk with empty `choices`, and dated model names in responses.
  */
 export const xaiQuirks: DialectQuirks = {

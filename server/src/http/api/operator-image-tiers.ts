@@ -4,7 +4,7 @@ import type { ImagePriceTiers } from '../../images/image-price-tiers.ts';
 import { readImagePriceTierList } from '../../images/image-price-tier-view.ts';
 import { removeImagePriceTier } from '../../images/remove-image-price-tier.ts';
 import { setImagePriceTier } from '../../images/set-image-price-tier.ts';
-import { parseUsdAmountMicros } from '../../operator/parse-amounts.ts';
+import { parseUsdAmountMicros } from '../../billing/parse-amounts.ts';
 import type { ApiHandlers } from './endpoint-handler.ts';
 
 export type OperatorImageTierHandlerDeps = { db: Database; imagePriceTiers: Pick<ImagePriceTiers, 'reload'> };

@@ -1,7 +1,6 @@
-import { listSubscriptionPlans } from '../../db/subscription-plans.ts';
 import { createSubscriptionPlan, type PlanDeps } from '../../subscriptions/create-subscription-plan.ts';
+import { listSubscriptionPlanViews } from '../../subscriptions/list-subscription-plan-views.ts';
 import { renewSubscriptions, type RenewSubscriptionsDeps } from '../../subscriptions/renew-subscriptions.ts';
-import { toPlanView } from '../../subscriptions/to-subscription-view.ts';
 import { updateSubscriptionPlan } from '../../subscriptions/update-subscription-plan.ts';
 import type { ApiHandlers } from './endpoint-handler.ts';
 
@@ -16,8 +15,7 @@ export function createOperatorPlanHandlers(
 > {
   return {
     listSubscriptionPlans: async () => {
-      const plans = await listSubscriptionPlans(deps.db, { isActiveOnly: false });
-      return { data: plans.map(toPlanView) };
+      return { data: await listSubscriptionPlanViews(deps) };
     },
     createSubscriptionPlan: async ({ body }) => createSubscriptionPlan(deps, body),
     updateSubscriptionPlan: async ({ params, body }) =>

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { RateLimiter } from '../../limits/rate-limiter.ts';
-import type { AccountTerms } from '../../operator/account-terms.ts';
+import type { AccountTerms } from '../../accounts/account-terms.ts';
 import { runImageGeneration, type ImageGenerationDeps } from '../../images/run-image-generation.ts';
 import { authenticate, type AuthenticateDeps } from '../../pipeline/authenticate.ts';
 import { checkRateLimit } from '../../pipeline/check-rate-limit.ts';

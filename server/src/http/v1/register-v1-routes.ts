@@ -5,10 +5,7 @@ import { registerMessagesRoutes } from './messages.ts';
 import { registerModelRoutes, type ModelsRouteDeps } from './models.ts';
 import { registerResponsesRoutes, type ResponsesRouteDeps } from './responses.ts';
 
-export type V1Deps = ModelsRouteDeps &
-  ChatCompletionsRouteDeps &
-  ImagesRouteDeps &
-  ResponsesRouteDeps;
+export type V1Deps = ModelsRouteDeps & ChatCompletionsRouteDeps & ImagesRouteDeps & ResponsesRouteDeps;
 
 /**
  * Mounts the `/v1` API. Each route gets an object of exactly the dependencies its type names, built here, never the

@@ -74,7 +74,7 @@ function createHttpResponseSink(input: {
       if (origin.routeId === undefined) events.open({});
       else events.openWithRoute(caller, origin.routeId);
       if (event.type === 'error') request.log.warn({ code: event.code }, 'response stream ended with an error');
-      // The Responses stream names each event (`event: <type>`) before its data line (wire-formats.md §2.3).
+      // The Responses stream names each event (`event: <type>`) before its data line (docs/reference/openai.md §Responses).
       return stream.writeEvent(event.type, JSON.stringify(event));
     },
     waitForDrain: stream.waitForDrain,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Anthropic Messages wire shapes (wire-formats §5). Requests are typed; responses and events are schema-checked. */
+/** Anthropic Messages wire shapes (docs/reference/anthropic.md). Requests are typed; responses and events are schema-checked. */
 
 /** A prompt-cache breakpoint: the prefix up to and including the block it is on is cached. */
 export type AnthropicCacheControl = { type: 'ephemeral'; ttl?: '5m' | '1h' };

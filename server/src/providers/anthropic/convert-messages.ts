@@ -23,7 +23,7 @@ type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
 const anthropicImageTypes: readonly string[] = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
 
 /**
- * OpenAI messages → Anthropic `system` and turns (wire-formats §7):
+ * OpenAI messages → Anthropic `system` and turns (docs/reference/mapping.md):
  * - every system and developer message is hoisted into `system`, in order (their position in the chat is lost);
  * - tool messages become `tool_result` blocks in a user turn; consecutive results share one turn, placed before any
  *   user text of that turn, as Anthropic requires; consecutive turns of one role are merged;

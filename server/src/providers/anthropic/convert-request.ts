@@ -49,7 +49,7 @@ const anthropicUnsupportedParameters: readonly UnsupportedParameter[] = [
 ];
 
 /**
- * ChatRequest → Anthropic Messages request (mapping table, wire-formats §7). Parameters Anthropic cannot honour are
+ * ChatRequest → Anthropic Messages request (mapping table, docs/reference/mapping.md). Parameters Anthropic cannot honour are
  * refused with a 400 naming them; `user` (or `safety_identifier`) becomes `metadata.user_id`; `reasoning_effort`
  * becomes a thinking budget; `service_tier` `default` becomes `standard_only`; `cache_control` breakpoints on parts
  * and tools are kept. `store` and `prompt_cache_key` are ignored: Anthropic has no equivalent and they do not change

@@ -1,7 +1,7 @@
 import type { FinishReason } from '../../openai-api/chat-completion.ts';
 
 /**
- * Anthropic `stop_reason` → OpenAI `finish_reason` (wire-formats §7). `pause_turn` (a server tool paused a long turn)
+ * Anthropic `stop_reason` → OpenAI `finish_reason` (docs/reference/mapping.md). `pause_turn` (a server tool paused a long turn)
  * maps to `stop`: the gateway sends no server tools, and the answer so far is complete text. `refusal` is
  * `content_filter`. Unknown or missing values fall back to `stop`.
  * @see https://docs.anthropic.com/en/api/handling-stop-reasons

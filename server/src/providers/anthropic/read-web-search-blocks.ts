@@ -4,7 +4,7 @@ import type { NativeSearchEvent } from '../shared/native-web-search.ts';
 import { parseBodyText } from '../shared/parse-error-body.ts';
 
 /**
- * Anthropic's web search blocks (wire-formats §5.3): `server_tool_use` with the query, `web_search_tool_result` with
+ * Anthropic's web search blocks (docs/reference/anthropic.md §Response): `server_tool_use` with the query, `web_search_tool_result` with
  * the results (or an error object), and text blocks whose `citations` (`web_search_result_location`) carry no offsets:
  * the cited span is the whole text block.
  * @see https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/web-search-tool

@@ -29,7 +29,7 @@ const imageTypeByExtension: Readonly<Record<string, string>> = {
 };
 
 /**
- * OpenAI messages → Gemini `systemInstruction` and `contents` (wire-formats §6.1, §7):
+ * OpenAI messages → Gemini `systemInstruction` and `contents` (docs/reference/gemini.md §Request, docs/reference/mapping.md):
  * - system and developer messages are hoisted into `systemInstruction`;
  * - assistant turns are role `model`; tool calls become `functionCall` parts with parsed arguments and the
  *   `thoughtSignature` recovered from the tool-call id (`shared/tool-call-id.ts`); a turn whose calls carry no

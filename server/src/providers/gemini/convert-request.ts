@@ -36,7 +36,7 @@ const geminiUnsupportedParameters = [...openAiOnlyParameters, nonStandardService
 const geminiFunctionNamePattern = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$/;
 
 /**
- * ChatRequest → Gemini generateContent request (mapping table, wire-formats §7). `n > 1`, OpenAI-only parameters,
+ * ChatRequest → Gemini generateContent request (mapping table, docs/reference/mapping.md). `n > 1`, OpenAI-only parameters,
  * service tiers other than the standard one and `parallel_tool_calls: false` with tools are refused with a 400.
  * Ignored because Gemini has no equivalent and they do not change the answer's content: `user`, `metadata`, `store`,
  * `prompt_cache_key`, `service_tier` `auto`/`default` (Gemini's one tier), `cache_control` on parts (Gemini caches

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Gemini generateContent wire shapes (wire-formats §6): camelCase JSON; proto3 omits zero and default values. */
+/** Gemini generateContent wire shapes (docs/reference/gemini.md): camelCase JSON; proto3 omits zero and default values. */
 
 export type GeminiPart =
   | { text: string }

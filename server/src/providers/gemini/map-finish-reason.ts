@@ -1,7 +1,7 @@
 import type { FinishReason } from '../../openai-api/chat-completion.ts';
 
 /**
- * Gemini `finishReason` → OpenAI `finish_reason` (wire-formats §6.2, §7). A function call ends with `STOP`, so
+ * Gemini `finishReason` → OpenAI `finish_reason` (docs/reference/gemini.md §Response, docs/reference/mapping.md). A function call ends with `STOP`, so
  * `tool_calls` is inferred from the candidate's `functionCall` parts. Safety, recitation and blocklist stops are
  * `content_filter`; malformed or unexpected tool calls, `LANGUAGE`, `OTHER`, unknown and missing values fall back
  * to `stop` (the answer ended; OpenAI has no closer name).

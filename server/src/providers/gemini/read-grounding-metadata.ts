@@ -3,7 +3,7 @@ import { codePointOffsetOfUtf8 } from '../../lib/code-point-offsets.ts';
 import type { NativeSearchEvent } from '../shared/native-web-search.ts';
 
 /**
- * Gemini's Google Search grounding (wire-formats §6.2): `webSearchQueries`, the pages (`groundingChunks[].web`, whose
+ * Gemini's Google Search grounding (docs/reference/gemini.md §Response): `webSearchQueries`, the pages (`groundingChunks[].web`, whose
  * `uri` is usually a Google redirect and `title` the site's domain) and `groundingSupports`, segments of the answer in
  * UTF-8 **byte** offsets within part `partIndex` (proto3 JSON leaves out zeros) that cite chunks by index.
  * @see https://ai.google.dev/gemini-api/docs/google-search

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Wire schemas for the places where OpenAI-dialect vendors leave OpenAI's format (wire-formats §8). The common
+ * Wire schemas for the places where OpenAI-dialect vendors leave OpenAI's format (docs/reference/openai-compatible-vendors.md). The common
  * shapes live in `openai/openai-api.ts`.
  */
 

@@ -6,7 +6,7 @@ import {
   validationDetailSchema,
 } from './openai-compatible-api.ts';
 
-/** Readers for the dialect error shapes of wire-formats §8; the quirk files pick the ones their vendor sends. */
+/** Readers for the dialect error shapes of docs/reference/openai-compatible-vendors.md; the quirk files pick the ones their vendor sends. */
 
 /** Mistral, older vLLM: `{"object":"error","message":…,"type","param","code"}`. */
 export function readUnwrappedError(body: unknown): DialectError | undefined {

@@ -20,7 +20,7 @@ type ResponsesInputItem = Record<string, unknown>;
 type ResponsesRequestBody = Record<string, unknown>;
 
 /**
- * The chat request of one model round → a Responses API request body (wire-formats §2.1): messages become input
+ * The chat request of one model round → a Responses API request body (docs/reference/openai.md §Responses): messages become input
  * items (system and developer messages stay messages, assistant tool calls become `function_call` items, tool
  * results `function_call_output` items), function tools become flat tools, `response_format` becomes `text.format`,
  * the output limit `max_output_tokens`. `store` is always false: the gateway keeps nothing and asks OpenAI to keep

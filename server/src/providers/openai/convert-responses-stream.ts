@@ -39,7 +39,7 @@ type StreamState = {
 type Chunk = WithNativeSearch<ChatChunk>;
 
 /**
- * Responses API stream events (wire-formats §2.4) → OpenAI chunks with the vendor's search events: text, refusal and
+ * Responses API stream events (docs/reference/openai.md §Responses) → OpenAI chunks with the vendor's search events: text, refusal and
  * reasoning deltas as content, refusal and reasoning; `function_call` items as tool calls; a finished
  * `web_search_call` item and each `output_text.annotation.added` as search events in their place; the terminal event
  * (`response.completed` or `response.incomplete`) as the finish reason and usage. `error` and `response.failed`

@@ -18,8 +18,9 @@ export type DialectError = {
 export type ReasoningField = 'reasoning_content' | 'reasoning';
 
 /**
- * How one OpenAI-dialect vendor differs from OpenAI (wire-formats §8). The dialect converters in this folder are
- * written once; OpenAI itself uses `openAiQuirks`, and each OpenAI-dialect vendor overrides hooks in its own folder (`groq/groq-quirks.ts`, …).
+ * How one OpenAI-dialect vendor differs from OpenAI (docs/reference/openai-compatible-vendors.md). The dialect
+ * converters in this folder are written once; OpenAI itself uses `openAiQuirks`, and each OpenAI-dialect vendor
+ * overrides hooks in its own folder (`groq/groq-quirks.ts`, …).
  */
 export type DialectQuirks = {
   /** Shown in messages: "The upstream provider (Mistral) …". */

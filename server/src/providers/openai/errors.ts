@@ -29,7 +29,7 @@ export function parseDialectError(
 }
 
 /**
- * A data event with a top-level `error` (OpenAI's mid-stream error, wire-formats §1.4) → the failure to throw. No
+ * A data event with a top-level `error` (OpenAI's mid-stream error, docs/reference/openai.md §Streaming) → the failure to throw. No
  * HTTP status comes with it, so one is inferred from the error body.
  */
 export function convertMidStreamError(data: unknown, quirks: ErrorHooks): UpstreamFailureError {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * OpenAI Chat Completions wire schemas for what upstreams send back (wire-formats §1.3, §1.4, §3.1), written liberally:
- * every OpenAI-dialect vendor is read through them (wire-formats §8), so optional and nullable fields are tolerated
+ * OpenAI Chat Completions wire schemas for what upstreams send back (docs/reference/openai.md §Chat Completions), written liberally:
+ * every OpenAI-dialect vendor is read through them (docs/reference/openai-compatible-vendors.md), so optional and nullable fields are tolerated
  * and vendor extras are kept (`loose`) for the quirk hooks to read.
  */
 const nullableNumber = z.number().nullish();
@@ -91,7 +91,7 @@ export const openAiChunkSchema = z
   })
   .loose();
 
-/** `{"error": {message, type, param, code}}` (wire-formats §3.1); other dialects' shapes are quirk hooks. */
+/** `{"error": {message, type, param, code}}` (docs/reference/openai.md §Errors); other dialects' shapes are quirk hooks. */
 export const openAiErrorBodySchema = z.object({
   error: z
     .object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * OpenAI Responses API wire schemas for what the vendor sends back (wire-formats.md §2.2–§2.4), written liberally:
+ * OpenAI Responses API wire schemas for what the vendor sends back (docs/reference/openai.md §Responses), written liberally:
  * fields the gateway does not read are optional or absent, extras are kept (`loose`), and unknown output item types
  * (file search, code interpreter, …) are tolerated and skipped.
  * @see https://platform.openai.com/docs/api-reference/responses/object
@@ -41,7 +41,7 @@ export const responsesFunctionCallItemSchema = z
   })
   .loose();
 
-/** `action` is absent on older traffic (wire-formats §2.2 [observed]); `sources` only with the `include` asked for. */
+/** `action` is absent on older traffic (docs/reference/openai.md §Responses [observed]); `sources` only with the `include` asked for. */
 export const responsesWebSearchCallItemSchema = z
   .object({
     type: z.literal('web_search_call'),
@@ -107,7 +107,7 @@ export const responsesAnnotationEventSchema = z
   .object({ output_index: z.number().int().nonnegative(), annotation: z.object({ type: z.string() }).loose() })
   .loose();
 
-/** The `error` event: `{type: "error", code, message, param}` (wire-formats §2.4). */
+/** The `error` event: `{type: "error", code, message, param}` (docs/reference/openai.md §Responses). */
 export const responsesErrorEventSchema = z
   .object({ code: z.string().nullish(), message: z.string(), param: z.string().nullish() })
   .loose();

@@ -3,7 +3,7 @@ import type { ChatChunk, ChoiceLogprobs, ChunkDelta, FinishReason, Usage } from 
 type ChoiceState = { hasRole: boolean; isFinished: boolean; toolCallCount: number };
 
 /**
- * Assembles OpenAI chunks for every vendor stream, so the SDK invariants of wire-formats §1.4 hold in one place:
+ * Assembles OpenAI chunks for every vendor stream, so the SDK invariants of docs/reference/openai.md §Streaming hold in one place:
  * one `id`, `created` and `model` on every chunk; `role` on the first delta of each choice only; a tool call's
  * identity (`id`, `type`, `function.name`) on its first delta only, with a dense `index` per choice; a last choice
  * chunk with `delta: {}` and the finish reason; usage on a final chunk with `choices: []`. Each method returns the

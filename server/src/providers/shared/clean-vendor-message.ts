@@ -15,7 +15,7 @@ const redactions: ReadonlyArray<readonly [RegExp, string]> = [
 ];
 
 /**
- * A vendor error message made safe to show a client (STYLE.md §8): keys, account ids and internal hosts redacted,
+ * A vendor error message made safe to show a client (docs/STYLE.md §8): keys, account ids and internal hosts redacted,
  * whitespace collapsed, length capped.
  */
 export function cleanVendorMessage(message: string): string {

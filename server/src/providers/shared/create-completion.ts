@@ -18,7 +18,7 @@ export type CompletionChoice = {
   finishReason: FinishReason;
 };
 
-/** The OpenAI `chat.completion` object (wire-formats §1.3), whose `model` is always the model the client asked for. */
+/** The OpenAI `chat.completion` object (docs/reference/openai.md §Chat Completions), whose `model` is always the model the client asked for. */
 export function createCompletion(input: {
   id: string;
   created: number;

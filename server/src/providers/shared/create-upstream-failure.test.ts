@@ -5,7 +5,7 @@ import { classifyStatus, createUpstreamFailure } from './create-upstream-failure
 import { parseDurationMs, parseRetryAfterMs } from './parse-retry-after.ts';
 
 describe('createUpstreamFailure', () => {
-  it('classifies statuses as STYLE.md §8 says', () => {
+  it('classifies statuses as docs/STYLE.md §8 says', () => {
     const kinds = [400, 401, 402, 403, 404, 408, 409, 413, 422, 429, 500, 503, 529].map((status) => [
       status,
       classifyStatus(status),

@@ -21,7 +21,7 @@ export type VendorErrorReport = {
 };
 
 /**
- * The status → handling rule of STYLE.md §8, written once for every vendor:
+ * The status → handling rule of docs/STYLE.md §8, written once for every vendor:
  * - 401, 402, 403: our credential or vendor account is at fault; fail over.
  * - 404: the route's upstream model or address does not exist for our account; a route problem, not the client's.
  * - 408, 409, 429, 5xx (incl. Anthropic's 529): transient; fail over, honouring Retry-After.

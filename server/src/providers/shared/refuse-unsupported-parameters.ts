@@ -14,7 +14,7 @@ const isNonZero = (value: unknown): boolean => typeof value === 'number' && valu
 
 /**
  * OpenAI-only parameters that change what the answer contains; Anthropic and Gemini routes refuse them rather than
- * drop them (STYLE.md §15). Fields that do not change the answer (`store`, `prompt_cache_key`, `metadata`) and fields
+ * drop them (docs/STYLE.md §15). Fields that do not change the answer (`store`, `prompt_cache_key`, `metadata`) and fields
  * the gateway does not know at all are ignored on those routes (docs/chat-parameters.md).
  */
 export const openAiOnlyParameters: readonly UnsupportedParameter[] = [

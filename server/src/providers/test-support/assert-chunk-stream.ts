@@ -12,7 +12,7 @@ export type AccumulatedChoice = {
 };
 
 /**
- * Checks the SDK invariants of wire-formats §1.4 and §9 on a converted stream: one id, created and model; `role` on
+ * Checks the SDK invariants of docs/reference/openai.md §Streaming on a converted stream: one id, created and model; `role` on
  * the first delta of each choice only; tool-call identity on the first delta of each index only, indices dense; a
  * last choice chunk with `delta: {}` and a finish reason; usage once, last, with `choices: []`; no vendor extras.
  */

@@ -158,7 +158,7 @@ function problemsOfAnthropicExchange(exchange: RecordedExchange): string[] {
 const terminalResponseEvents = new Set(['response.completed', 'response.incomplete', 'response.failed']);
 
 /**
- * A Responses stream (wire-formats §2.3–§2.4): every event named (`event:` equal to the data's `type`) and valid
+ * A Responses stream (docs/reference/openai.md §Responses): every event named (`event:` equal to the data's `type`) and valid
  * against `ResponseStreamEvent`, `sequence_number` counting from 0, `response.created` first with an empty output,
  * a terminal event last, no `[DONE]`; every Response in it carries the requested model and one id.
  */

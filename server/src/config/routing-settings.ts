@@ -1,5 +1,17 @@
-import type { BreakerSettings } from './circuit-breaker.ts';
-import type { RetryBudgetSettings } from './retry-budget.ts';
+export type BreakerSettings = {
+  /** Consecutive failures that open a closed breaker. */
+  failureThreshold: number;
+  /** How long an open breaker refuses traffic before it lets one probe through. */
+  coolDownMs: number;
+};
+
+export type RetryBudgetSettings = {
+  /** Retries allowed as a share of requests over the window (0.2: one retry per five requests). */
+  ratio: number;
+  /** Retries always allowed per window, so a quiet node can still fail over. */
+  floorPerWindow: number;
+  windowMs: number;
+};
 
 /** How routing weighs and protects upstream routes; from the config (docs/routing.md lists the variables). */
 export type RoutingSettings = {
