@@ -36,7 +36,7 @@ const folderAllowLists = {
   lib: { allowed: [], why: 'lib/ is a leaf with no domain knowledge' },
   errors: { allowed: ['lib'], why: 'errors/ is a leaf' },
   'openai-api': { allowed: ['errors', 'lib'], why: 'openai-api/ holds wire shapes only' },
-  upstream: { allowed: ['lib'], why: 'upstream/ is HTTP mechanics (undici, timeouts, capped bodies) with no domain' },
+  upstream: { allowed: leaves, why: 'upstream/ is HTTP mechanics (undici, timeouts, capped bodies) with no domain' },
   limits: { allowed: leaves, why: 'limits/ is framework- and domain-free' },
   providers: {
     allowed: [...leaves, 'upstream'],
