@@ -57,6 +57,7 @@ const boundaries = {
     why: 'accounts/ never imports http or the pipeline',
   },
   chats: { allowed: [...leaves, 'accounts', 'db'], why: 'chats/ never imports http' },
+  payments: { allowed: [...leaves, 'db'], why: 'payments/ never imports http; providers see only their contract' },
   operator: {
     allowed: [...leaves, 'accounts', 'billing', 'catalog', 'db', 'subscriptions'],
     why: 'operator/ never imports http or the pipeline',

@@ -308,6 +308,8 @@ export type TopUpOrdersTable = {
 export type TopUpOrderTransitionsTable = {
   id: string;
   order_id: string;
+  /** 0, 1, 2, … per order: transitions are written under the order's lock, so the count orders them. */
+  sequence: number;
   from_status: TopUpOrderStatus | null;
   to_status: TopUpOrderStatus;
   cause: string;

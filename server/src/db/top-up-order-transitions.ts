@@ -4,11 +4,20 @@ import type { DatabaseSchema, TopUpOrderTransitionsTable } from './schema.ts';
 
 export type TopUpOrderTransitionRow = Selectable<TopUpOrderTransitionsTable>;
 
+/** Appends a transition as the order's next one; the caller holds the order's lock (or has just created it). */
 export async function insertTopUpOrderTransition(
   db: Database | Transaction<DatabaseSchema>,
-  row: TopUpOrderTransitionRow,
+  row: Omit<TopUpOrderTransitionRow, 'sequence'>,
 ): Promise<void> {
-  await db.insertInto('top_up_order_transitions').values(row).execute();
+  const previous = await db
+    .selectFrom('top_up_order_transitions')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('order_id', '=', row.order_id)
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('top_up_order_transitions')
+    .values({ ...row, sequence: Number(previous.count) })
+    .execute();
 }
 
 /** An order's transitions, oldest first. */
@@ -17,7 +26,6 @@ export async function listTopUpOrderTransitions(db: Database, orderId: string): 
     .selectFrom('top_up_order_transitions')
     .selectAll()
     .where('order_id', '=', orderId)
-    .orderBy('at', 'asc')
-    .orderBy('id', 'asc')
+    .orderBy('sequence', 'asc')
     .execute();
 }

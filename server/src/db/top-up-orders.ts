@@ -2,7 +2,10 @@ import type { Transaction, Updateable } from 'kysely';
 import type { Database } from './database.ts';
 import type { DatabaseSchema, NewTopUpOrderRow, TopUpOrderRow, TopUpOrderStatus, TopUpOrdersTable } from './schema.ts';
 
-export async function insertTopUpOrder(db: Database, row: NewTopUpOrderRow): Promise<void> {
+export async function insertTopUpOrder(
+  db: Database | Transaction<DatabaseSchema>,
+  row: NewTopUpOrderRow,
+): Promise<void> {
   await db.insertInto('top_up_orders').values(row).execute();
 }
 

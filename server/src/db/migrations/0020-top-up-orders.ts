@@ -40,6 +40,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('top_up_order_transitions')
     .addColumn('id', 'text', (column) => column.primaryKey())
     .addColumn('order_id', 'text', (column) => column.notNull())
+    .addColumn('sequence', 'integer', (column) => column.notNull())
     .addColumn('from_status', 'text')
     .addColumn('to_status', 'text', (column) => column.notNull())
     .addColumn('cause', 'text', (column) => column.notNull())
@@ -48,7 +49,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createIndex('top_up_order_transitions_order')
     .on('top_up_order_transitions')
-    .columns(['order_id', 'at'])
+    .columns(['order_id', 'sequence'])
+    .unique()
     .execute();
   await db.schema
     .createTable('payment_provider_events')
