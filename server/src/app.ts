@@ -7,6 +7,7 @@ import { registerApiKeyRoutes, type ApiKeyRouteDeps } from './http/api/api-keys.
 import { registerAuthRoutes, type AuthRouteDeps } from './http/api/auth.ts';
 import { registerBalanceRoutes, type BalanceRouteDeps } from './http/api/balance.ts';
 import { registerChatRoutes, type ChatRouteDeps } from './http/api/chats.ts';
+import { registerOperatorPaymentRoutes, type OperatorPaymentRouteDeps } from './http/api/operator-payments.ts';
 import { registerOperatorPlanRoutes, type OperatorPlanRouteDeps } from './http/api/operator-plans.ts';
 import { registerOperatorImageTierRoutes, type OperatorImageTierRouteDeps } from './http/api/operator-image-tiers.ts';
 import { registerOperatorPriceRoutes, type OperatorPriceRouteDeps } from './http/api/operator-prices.ts';
@@ -16,6 +17,7 @@ import { registerOperatorUserRoutes, type OperatorUserRouteDeps } from './http/a
 import { registerOpenApiRoute } from './http/api/openapi.ts';
 import { registerPublicModelRoutes, type PublicModelsDeps } from './http/api/public-models.ts';
 import { registerSubscriptionRoutes, type SubscriptionRouteDeps } from './http/api/subscriptions.ts';
+import { registerTopUpRoutes, type TopUpRouteDeps } from './http/api/top-ups.ts';
 import { registerUsageRoutes, type UsageRouteDeps } from './http/api/usage.ts';
 import { registerSessionMiddleware } from './http/middleware/session.ts';
 import { registerChatCompletionRoutes, type ChatCompletionsRouteDeps } from './http/v1/chat-completions.ts';
@@ -25,6 +27,7 @@ import { registerMessagesRoutes } from './http/v1/messages.ts';
 import { registerModelRoutes, type ModelsRouteDeps } from './http/v1/models.ts';
 import { registerResponsesRoutes, type ResponsesRouteDeps } from './http/v1/responses.ts';
 import { registerWebApp } from './http/web-app.ts';
+import { registerPaymentWebhookRoutes, type PaymentWebhookRouteDeps } from './http/webhooks/payment-notifications.ts';
 import { registerUtf8JsonBodyParser } from './http/utf8-json-body-parser.ts';
 import { writeError } from './http/write-error.ts';
 import type { IdGenerator } from './lib/ids.ts';
@@ -43,12 +46,15 @@ type OperatorApiDeps = Omit<
     OperatorPlanRouteDeps &
     OperatorReportRouteDeps &
     OperatorRouteDeps &
-    SubscriptionRouteDeps,
+    SubscriptionRouteDeps &
+    TopUpRouteDeps &
+    OperatorPaymentRouteDeps,
   'sessions'
 >;
 
 export type AppDeps = HealthDeps &
   OperatorApiDeps &
+  PaymentWebhookRouteDeps &
   ModelsRouteDeps &
   PublicModelsDeps &
   AccountApiDeps &
@@ -115,6 +121,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerOperatorReportRoutes(app, { ...deps, sessions });
   registerOperatorRouteRoutes(app, { ...deps, sessions });
   registerChatRoutes(app, { ...deps, sessions });
+  registerTopUpRoutes(app, { ...deps, sessions });
+  registerOperatorPaymentRoutes(app, { ...deps, sessions });
+  registerPaymentWebhookRoutes(app, deps);
   registerOpenApiRoute(app, { version: deps.version, serverUrl: deps.publicBaseUrl });
   await registerWebApp(app, { distDir: deps.webDistDir });
   return app;

@@ -34,6 +34,7 @@ import { createRedisRateLimiter } from './limits/redis-rate-limiter.ts';
 import { createRouting } from './routing/create-routing.ts';
 import { createRouteDispatchers } from './routing/route-dispatchers.ts';
 import { startWebSearch } from './search/start-web-search.ts';
+import { startPayments } from './start-payments.ts';
 import type { RunningSimulator } from './simulators/start-simulator.ts';
 import { renewSubscriptions } from './subscriptions/renew-subscriptions.ts';
 import { renewalIntervalMs, scheduleRenewals } from './subscriptions/schedule-renewals.ts';
@@ -161,7 +162,9 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     registry: metrics.registry,
   });
   const webSearch = await startWebSearch({ ...config.search, isSandbox: config.isSandbox, dispatcher: searchAgent });
+  const payments = await startPayments({ config, db: database.db, creditHolds, logger });
   const app = await buildApp({
+    ...payments,
     db: database.db,
     redis,
     isShuttingDown: () => isShuttingDown,
@@ -212,6 +215,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
   } catch (error) {
     watcher.stop();
     await renewals.stop();
+    await payments.stop();
     await settlements.close();
     journalLock.release();
     redis?.disconnect();
@@ -225,6 +229,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     isShuttingDown = true;
     watcher.stop();
     await renewals.stop();
+    await payments.stop();
     const deadline = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs);
     await app.close();
     clearTimeout(deadline);

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseUsdToMicros } from '../lib/money.ts';
 import type { RoutingSettings } from '../routing/routing-settings.ts';
+import { paymentEnvironmentShape, readPaymentConfig, type PaymentConfig } from './payment-config.ts';
 
 /** Vendor credentials the gateway reads from the environment; each one configures a live route family. */
 export const vendorCredentialKeys = [
@@ -106,6 +107,7 @@ const environmentSchema = z.object({
     .default('false'),
   WEB_DIST_DIR: z.string().min(1).optional(),
   ...Object.fromEntries(vendorCredentialKeys.map((key) => [key, z.string().min(1).optional()])),
+  ...paymentEnvironmentShape,
 });
 
 /** Which database the gateway runs on. */
@@ -162,6 +164,8 @@ export type Config = {
     /** Providers whose routes let the vendor search with its own tool instead (NATIVE_WEB_SEARCH, docs/responses.md). */
     readonly nativeProviders: readonly NativeSearchProviderId[];
   };
+  /** Top-ups: provider credentials, payment sandbox, minimums, order lifetime and the FX rule (payment-config.ts). */
+  readonly payments: PaymentConfig;
 };
 
 export type NativeSearchProviderId = 'openai' | 'anthropic' | 'gemini';
@@ -237,6 +241,7 @@ export function parseConfig(environment: Readonly<Record<string, string | undefi
       timeoutMs: values.SEARCH_TIMEOUT_MS,
       nativeProviders: Object.freeze(readNativeSearchProviders(values.NATIVE_WEB_SEARCH)),
     }),
+    payments: readPaymentConfig(values),
   });
 }
 

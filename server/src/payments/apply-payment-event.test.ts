@@ -185,12 +185,17 @@ for (const kind of databaseKinds) {
         amount: { currency: 'RUB', minorUnits: 25_000 },
         isTest: true,
       };
+      const stored = service.payments.get(paymentId);
+      assert.ok(stored);
+      stored.refundedMinorUnits = 25_000;
       assert.deepEqual(await apply(refund), { kind: 'applied', orderId: order.id, status: 'partially_refunded' });
+      assert.equal((await apply({ ...refund, eventKey: 'rf_1_again_under_another_key' })).kind, 'repeated');
       assert.equal(await apply(success).then((outcome) => outcome.kind), 'repeated');
       assert.equal(
         await balanceOf(userId),
         creditOfThousandRoubles - Math.ceil((creditOfThousandRoubles * 25_000) / 100_000),
       );
+      stored.refundedMinorUnits = 100_000;
       const rest = { ...refund, eventKey: 'rf_2', amount: { currency: 'RUB' as const, minorUnits: 75_000 } };
       assert.equal((await apply(rest)).kind, 'applied');
       assert.equal(await balanceOf(userId), 0);
@@ -209,6 +214,9 @@ for (const kind of databaseKinds) {
         amount: { currency: 'RUB', minorUnits: 100_000 },
         isTest: true,
       };
+      const stored = service.payments.get(order.provider_payment_id ?? '');
+      assert.ok(stored);
+      stored.refundedMinorUnits = 100_000;
       assert.deepEqual(await apply(refund), { kind: 'not_ready', orderId: order.id });
       await apply(await successOf(order.provider_payment_id ?? ''));
       assert.equal((await apply(refund)).kind, 'applied');

@@ -13,7 +13,7 @@ export type PaymentCoreDeps = OrderWriteDeps & {
 };
 
 /** Who noticed the fact: recorded as the cause of the order's transition. */
-export type PaymentEventSource = 'webhook' | 'reconciliation' | 'return page';
+export type PaymentEventSource = 'webhook' | 'reconciliation' | 'return page' | 'operator';
 
 export type PaymentEventOutcome =
   | { kind: 'applied'; orderId: string; status: TopUpOrderStatus }
@@ -76,6 +76,9 @@ async function applyOnce(
       : { providerPaymentId: event.providerPaymentId, orderId: event.orderId };
   const order = await findEventOrder(deps.db, { provider: provider.id, ...reference });
   if (!order) return { kind: 'unknown_order' };
+  // Refunds are booked up to the total the provider reports, so our own refund and its notification count once.
+  const refundedTotalMinorUnits =
+    event.kind === 'refunded' ? (await provider.fetchPayment(event.providerPaymentId)).refundedMinorUnits : 0;
   const outcome = await deps.db
     .transaction()
     .execute(async (trx) => {
@@ -89,7 +92,12 @@ async function applyOnce(
         received_at: deps.clock.nowMs(),
       });
       if (!isNew) return { kind: 'repeated', orderId: order.id } as const;
-      const written = await writeEventToOrder(deps, trx, { order: locked, event, source: input.source });
+      const written = await writeEventToOrder(deps, trx, {
+        order: locked,
+        event,
+        source: input.source,
+        refundedTotalMinorUnits,
+      });
       // Rolling back forgets the event key too, so the provider's next delivery is handled afresh.
       if (written.kind === 'not_ready') throw new NotReady(written);
       return written;

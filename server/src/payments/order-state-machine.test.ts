@@ -1,18 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { topUpStatusSchema } from '../../../contract/payments.ts';
 import type { TopUpOrderStatus } from '../db/schema.ts';
 import { decideOrderTransition, isCreditedStatus, type OrderEvent } from './order-state-machine.ts';
 
-const allStatuses: readonly TopUpOrderStatus[] = [
-  'created',
-  'pending',
-  'succeeded',
-  'canceled',
-  'expired',
-  'partially_refunded',
-  'refunded',
-  'charged_back',
-];
+const allStatuses: readonly TopUpOrderStatus[] = topUpStatusSchema.options;
 
 describe('order state machine', () => {
   test('an order goes created → pending → succeeded', () => {

@@ -1,6 +1,6 @@
 import type { TopUpOrderRow } from '../db/schema.ts';
 import { findTopUpOrder, lockTopUpOrder } from '../db/top-up-orders.ts';
-import { applyPaymentEvent, type PaymentCoreDeps, type PaymentEventSource } from './apply-payment-event.ts';
+import { applyPaymentEvent, type PaymentCoreDeps } from './apply-payment-event.ts';
 import { decideOrderTransition, isWaitingStatus } from './order-state-machine.ts';
 import type { PaymentProviders } from './payment-providers.ts';
 import { moveOrder } from './write-order-change.ts';
@@ -14,7 +14,7 @@ export type SyncTopUpOrderDeps = PaymentCoreDeps & { paymentProviders: Pick<Paym
  */
 export async function syncTopUpOrder(
   deps: SyncTopUpOrderDeps,
-  input: { order: TopUpOrderRow; source: Exclude<PaymentEventSource, 'webhook'> },
+  input: { order: TopUpOrderRow; source: 'reconciliation' | 'return page' },
 ): Promise<TopUpOrderRow> {
   const { order, source } = input;
   if (!isWaitingStatus(order.status)) return order;

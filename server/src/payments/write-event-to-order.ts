@@ -3,7 +3,7 @@ import type { DatabaseSchema, TopUpOrderRow } from '../db/schema.ts';
 import { updateTopUpOrder } from '../db/top-up-orders.ts';
 import { formatUsd } from '../lib/money.ts';
 import { returnedMicrosFor } from './fx/quote-top-up.ts';
-import { decideOrderTransition } from './order-state-machine.ts';
+import { decideOrderTransition, isCreditedStatus } from './order-state-machine.ts';
 import type { PaymentEvent } from './payment-provider.ts';
 import type { PaymentEventOutcome, PaymentEventSource } from './apply-payment-event.ts';
 import { moveOrder, topUpLedgerKey, writeOrderLedger, type OrderWriteDeps } from './write-order-change.ts';
@@ -16,7 +16,13 @@ type ReturnFact = Extract<PaymentEvent, { kind: 'refunded' | 'charged_back' | 'c
 export async function writeEventToOrder(
   deps: OrderWriteDeps,
   trx: Trx,
-  input: { order: TopUpOrderRow; event: OrderFact; source: PaymentEventSource },
+  input: {
+    order: TopUpOrderRow;
+    event: OrderFact;
+    source: PaymentEventSource;
+    /** For a refund: the payment's refunded total as the provider reports it now. */
+    refundedTotalMinorUnits: number;
+  },
 ): Promise<PaymentEventOutcome> {
   const { order, event } = input;
   const cause = `${input.source}: ${event.kind} (${event.eventKey})`;
@@ -27,7 +33,7 @@ export async function writeEventToOrder(
     await moveOrder(deps, trx, { order, to: decision.to, cause });
     return { kind: 'applied', orderId: order.id, status: decision.to };
   }
-  return writeReturn(deps, trx, { order, event, cause });
+  return writeReturn(deps, trx, { order, event, cause, refundedTotalMinorUnits: input.refundedTotalMinorUnits });
 }
 
 async function writeSuccess(
@@ -72,18 +78,26 @@ async function writeSuccess(
 /**
  * A refund, chargeback or chargeback reversal. What is taken back is recomputed from the running totals in minor
  * units (`returnedMicrosFor`), so any split of refunds returns exactly the credit in the end, never a micro more.
+ * Refunds follow the provider's refunded total; chargebacks (which have no such total) add their own amount.
  */
 async function writeReturn(
   deps: OrderWriteDeps,
   trx: Trx,
-  input: { order: TopUpOrderRow; event: ReturnFact; cause: string },
+  input: { order: TopUpOrderRow; event: ReturnFact; cause: string; refundedTotalMinorUnits: number },
 ): Promise<PaymentEventOutcome> {
   const { order, event, cause } = input;
   if (event.amount.currency !== order.pay_currency) {
     return flag(trx, { order, reason: `${cause}: in ${event.amount.currency}`, at: deps.clock.nowMs() });
   }
   const minor = event.amount.minorUnits;
-  const refundedMinor = order.refunded_minor_units + (event.kind === 'refunded' ? minor : 0);
+  // A refund's own amount is not added: the provider's total already holds it (and any refund booked before it).
+  const refundedMinor =
+    event.kind === 'refunded'
+      ? Math.min(order.pay_minor_units, Math.max(order.refunded_minor_units, input.refundedTotalMinorUnits))
+      : order.refunded_minor_units;
+  if (event.kind === 'refunded' && refundedMinor === order.refunded_minor_units && isCreditedStatus(order.status)) {
+    return { kind: 'repeated', orderId: order.id };
+  }
   const chargeBackChange = event.kind === 'charged_back' ? minor : event.kind === 'chargeback_reversed' ? -minor : 0;
   const chargedBackMinor = Math.max(0, order.charged_back_minor_units + chargeBackChange);
   const decision = decideOrderTransition(

@@ -7,6 +7,7 @@ import { buildAccountApiPaths } from './build-account-api-paths.ts';
 import { chatApiOperations } from './chats.ts';
 import { operatorApiOperations, subscriptionApiOperations } from './operator-api-operations.ts';
 import { operatorRouteOperations } from './operator-route-operations.ts';
+import { operatorPaymentApiOperations, topUpApiOperations } from './payment-api-operations.ts';
 
 /**
  * The OpenAPI 3.1 document of the account and operator API, generated from the same zod schemas in `contract/`
@@ -21,6 +22,8 @@ export function buildOpenApiDocument(input: { version: string; serverUrl: string
       ...subscriptionApiOperations,
       ...operatorApiOperations,
       ...operatorRouteOperations,
+      ...topUpApiOperations,
+      ...operatorPaymentApiOperations,
     ],
     schema,
   );
