@@ -67,6 +67,10 @@ const folderAllowLists = {
     allowed: [...leaves, 'accounts', 'billing', 'db'],
     why: 'subscriptions/ sits below the operator, who manages plans',
   },
+  payments: {
+    allowed: [...leaves, 'billing', 'db', 'upstream'],
+    why: 'payments/ never imports http; providers see only their contract',
+  },
   operator: {
     allowed: [...leaves, 'accounts', 'billing', 'catalog', 'db', 'subscriptions'],
     why: 'operator/ never imports http or the pipeline',
@@ -106,6 +110,7 @@ const folderAllowLists = {
       'images',
       'limits',
       'operator',
+      'payments',
       'pipeline',
       'responses',
       'routing',

@@ -1,6 +1,7 @@
 import { accountEndpoints } from './account-endpoints.ts';
 import { chatEndpoints } from './chat-endpoints.ts';
 import { operatorEndpoints } from './operator-endpoints.ts';
+import { paymentEndpoints } from './payment-endpoints.ts';
 import { subscriptionEndpoints } from './subscription-endpoints.ts';
 
 /**
@@ -14,6 +15,7 @@ export const apiEndpoints = {
   ...chatEndpoints,
   ...subscriptionEndpoints,
   ...operatorEndpoints,
+  ...paymentEndpoints,
 };
 
 export type ApiEndpoints = typeof apiEndpoints;

@@ -6,6 +6,7 @@ import { createRequestIdGenerator } from './http/middleware/request-id.ts';
 import { registerApiEndpoints, type ApiEndpointDeps } from './http/api/register-api-endpoints.ts';
 import { registerSessionMiddleware } from './http/middleware/session.ts';
 import { registerV1Routes, type V1Deps } from './http/v1/register-v1-routes.ts';
+import { registerPaymentWebhookRoutes, type PaymentWebhookRouteDeps } from './http/webhooks/payment-notifications.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { registerUtf8JsonBodyParser } from './http/utf8-json-body-parser.ts';
 import { writeError } from './http/write-error.ts';
@@ -16,6 +17,7 @@ type AccountApiDeps = Omit<ApiEndpointDeps, 'sessions'>;
 
 export type AppDeps = HealthDeps &
   V1Deps &
+  PaymentWebhookRouteDeps &
   AccountApiDeps & {
     logger: Logger;
     ids: IdGenerator;
@@ -63,6 +65,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerV1Routes(app, deps);
   registerApiEndpoints(app, { ...deps, sessions });
+  registerPaymentWebhookRoutes(app, deps);
   await registerWebApp(app, { distDir: deps.webDistDir });
   return app;
 }

@@ -34,6 +34,7 @@ import { createUpstreamAgent } from './upstream/create-upstream-agent.ts';
 import { createRedisRateLimiter } from './limits/redis-rate-limiter.ts';
 import { createRouting } from './routing/create-routing.ts';
 import { createRouteDispatchers } from './routing/route-dispatchers.ts';
+import { startPayments, type RunningPayments } from './start-payments.ts';
 import { startWebSearch } from './search/start-web-search.ts';
 import type { RunningSimulator } from '../../simulators/start-simulator.ts';
 import { renewSubscriptions } from './subscriptions/renew-subscriptions.ts';
@@ -66,8 +67,15 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     const metrics = createHttpMetrics();
     const upstreams = await connectUpstreams(stack, { config, logger, metrics, simulatorUrl: simulator?.url });
     startBackgroundJobs(stack, { logger, storage, caches });
+    const payments = stack.adopt(
+      await startPayments({ config, db: storage.database.db, creditHolds: storage.creditHolds, logger }),
+      (running) => running.stop(),
+    );
     let isShuttingDown = false;
-    const deps = composeAppDeps({ config, logger, storage, caches, upstreams, metrics }, () => isShuttingDown);
+    const deps = composeAppDeps(
+      { config, logger, storage, caches, upstreams, metrics, payments },
+      () => isShuttingDown,
+    );
     const app = await startApp(stack, { config, deps, onClosing: () => (isShuttingDown = true) });
     const owned = stack.move();
     let closing: Promise<void> | undefined;
@@ -282,11 +290,13 @@ function composeAppDeps(
     caches: Caches;
     upstreams: Upstreams;
     metrics: HttpMetrics;
+    payments: RunningPayments;
   },
   isShuttingDown: () => boolean,
 ): AppDeps {
   const { config, storage, caches, upstreams } = input;
   return {
+    ...input.payments,
     ...caches,
     ...upstreams,
     db: storage.database.db,

@@ -5,6 +5,7 @@ import type { DatabaseConfig } from '../db/database.ts';
 import { providerIds, type ProviderId } from '../providers/provider-id.ts';
 import { vendors } from '../providers/vendors.ts';
 import type { RoutingSettings } from './routing-settings.ts';
+import { paymentEnvironmentShape, readPaymentConfig, type PaymentConfig } from './payment-config.ts';
 
 /** Vendor credentials the gateway reads from the environment (each vendor's definition names its own). */
 export type VendorCredentialKey = NonNullable<(typeof vendors)[ProviderId]['credentialKey']>;
@@ -102,6 +103,7 @@ const environmentSchema = z.object({
     .default('false'),
   WEB_DIST_DIR: z.string().min(1).optional(),
   ...Object.fromEntries(vendorCredentialKeys.map((key) => [key, z.string().min(1).optional()])),
+  ...paymentEnvironmentShape,
 });
 
 /** The validated, frozen configuration; the only place `process.env` is read is `readConfig`. */
@@ -155,6 +157,8 @@ export type Config = {
     /** Providers whose routes let the vendor search with its own tool instead (NATIVE_WEB_SEARCH, docs/responses.md). */
     readonly nativeProviders: readonly NativeSearchProviderId[];
   };
+  /** Top-ups: provider credentials, payment sandbox, minimums, order lifetime and the FX rule (payment-config.ts). */
+  readonly payments: PaymentConfig;
 };
 
 export type NativeSearchProviderId = 'openai' | 'anthropic' | 'gemini';
@@ -230,6 +234,7 @@ export function parseConfig(environment: Readonly<Record<string, string | undefi
       timeoutMs: values.SEARCH_TIMEOUT_MS,
       nativeProviders: Object.freeze(readNativeSearchProviders(values.NATIVE_WEB_SEARCH)),
     }),
+    payments: readPaymentConfig(values),
   });
 }
 

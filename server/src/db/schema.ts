@@ -268,7 +268,77 @@ export type DisabledImplicitRoutesTable = {
 /** One fact about the installation (migration 0010): `master_key_fingerprint` so far. */
 export type InstanceSettingsTable = { name: string; value: string; created_at: number };
 
+/** The states of a top-up order; `payments/order-state-machine.ts` says which moves are allowed. */
+export type TopUpOrderStatus =
+  'created' | 'pending' | 'succeeded' | 'canceled' | 'expired' | 'partially_refunded' | 'refunded' | 'charged_back';
+
+/**
+ * A fiat top-up order (migration 0020); amounts are integers. Provider, method and currency hold the ids of
+ * `payments/payment-provider.ts` (db/ imports no domain folder, so they are plain strings here, like routes.provider).
+ */
+export type TopUpOrdersTable = {
+  id: string;
+  user_id: string;
+  provider: string;
+  method: string;
+  pay_minor_units: number;
+  pay_currency: string;
+  credit_micros: number;
+  /** Micro-units of the pay currency per 1 USD (1,000,000 for USD itself). */
+  rate_micros_per_usd: number;
+  rate_source: string;
+  markup_basis_points: number;
+  quote_expires_at: number;
+  provider_payment_id: string | null;
+  confirmation_url: string | null;
+  status: TopUpOrderStatus;
+  is_sandbox: number;
+  is_paid_after_expiry: Generated<number>;
+  /** Why the operator should look at this order (an amount that did not match, …); null when nothing is odd. */
+  review_reason: string | null;
+  credited_micros: Generated<number>;
+  refunded_minor_units: Generated<number>;
+  refunded_micros: Generated<number>;
+  charged_back_minor_units: Generated<number>;
+  charged_back_micros: Generated<number>;
+  created_at: number;
+  updated_at: number;
+};
+
+export type TopUpOrderTransitionsTable = {
+  id: string;
+  order_id: string;
+  /** 0, 1, 2, … per order: transitions are written under the order's lock, so the count orders them. */
+  sequence: number;
+  from_status: TopUpOrderStatus | null;
+  to_status: TopUpOrderStatus;
+  cause: string;
+  at: number;
+};
+
+/** A provider notification fact already handled, by its event key (never its payload). */
+export type PaymentProviderEventsTable = {
+  provider: string;
+  event_key: string;
+  order_id: string | null;
+  kind: string;
+  received_at: number;
+};
+
+/** A daily exchange rate: micro-units of `currency` per 1 USD. */
+export type FxRatesTable = {
+  currency: string;
+  rate_date: string;
+  micros_per_usd: number;
+  source: string;
+  fetched_at: number;
+};
+
 export type DatabaseSchema = {
+  top_up_orders: TopUpOrdersTable;
+  top_up_order_transitions: TopUpOrderTransitionsTable;
+  payment_provider_events: PaymentProviderEventsTable;
+  fx_rates: FxRatesTable;
   account_terms: AccountTermsTable;
   account_model_prices: AccountModelPricesTable;
   subscription_plans: SubscriptionPlansTable;
@@ -307,3 +377,5 @@ export type AccountTermsRow = Selectable<AccountTermsTable>;
 export type AccountModelPriceRow = Selectable<AccountModelPricesTable>;
 export type SubscriptionPlanRow = Selectable<SubscriptionPlansTable>;
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
+export type TopUpOrderRow = Selectable<TopUpOrdersTable>;
+export type NewTopUpOrderRow = Insertable<TopUpOrdersTable>;

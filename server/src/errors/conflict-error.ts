@@ -8,6 +8,8 @@ export const conflictCodes = [
   'subscription_running',
   'subscription_ended',
   'idempotency_key_reused',
+  'already_credited',
+  'not_refundable',
 ] as const;
 export type ConflictCode = (typeof conflictCodes)[number];
 

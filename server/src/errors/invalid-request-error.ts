@@ -31,6 +31,9 @@ export const invalidRequestCodes = [
   'private_upstream_refused',
   'exceeds_balance',
   'no_image_generated',
+  'payment_method_unavailable',
+  'below_minimum',
+  'exceeds_refundable',
 ] as const;
 export type InvalidRequestCode = (typeof invalidRequestCodes)[number];
 

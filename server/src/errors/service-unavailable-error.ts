@@ -1,7 +1,7 @@
 import { GatewayError, type GatewayErrorOptions } from './gateway-error.ts';
 
 /** Every `code` a ServiceUnavailableError may carry, the default first; docs/errors.md lists each (errors/catalog.test.ts). */
-export const serviceUnavailableCodes = ['service_unavailable'] as const;
+export const serviceUnavailableCodes = ['service_unavailable', 'exchange_rate_unavailable'] as const;
 export type ServiceUnavailableCode = (typeof serviceUnavailableCodes)[number];
 
 /** The gateway is shutting down or a dependency (database) is not ready. */

@@ -7,6 +7,7 @@ export const upstreamCodes = [
   'upstream_stream_error',
   'no_route_available',
   'invalid_tool_input',
+  'payment_provider_unavailable',
 ] as const;
 export type UpstreamCode = (typeof upstreamCodes)[number];
 

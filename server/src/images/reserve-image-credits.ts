@@ -2,6 +2,7 @@ import type { CreditHold, CreditHolds } from '../billing/credit-holds.ts';
 import type { SpendCapHolds } from '../limits/spend-cap-holds.ts';
 import { InsufficientCreditsError } from '../errors/insufficient-credits-error.ts';
 import { PermissionDeniedError } from '../errors/permission-denied-error.ts';
+import { negativeBalanceMessage } from '../billing/negative-balance-message.ts';
 import { formatUsd } from '../lib/money.ts';
 import type { Caller } from '../pipeline/authenticate.ts';
 
@@ -48,6 +49,7 @@ export async function reserveImageCredits(
     deps.spendCapHolds.finish({ ...spendCapShare, shareMicros: spendCapShare.micros, chargedMicros: 0 });
   const available = await deps.creditHolds.availableMicros(caller.userId);
   throw new InsufficientCreditsError(
-    `Your balance (${formatUsd(Math.max(available, 0))} USD available) does not cover this request (${input.imageCount} × ${formatUsd(input.perImageMicros)} USD). Top up your balance to continue.`,
+    negativeBalanceMessage(available) ??
+      `Your balance (${formatUsd(Math.max(available, 0))} USD available) does not cover this request (${input.imageCount} × ${formatUsd(input.perImageMicros)} USD). Top up your balance to continue.`,
   );
 }

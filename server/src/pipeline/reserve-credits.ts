@@ -21,6 +21,7 @@ import {
   type TakenTokens,
   type TokenLimit,
 } from '../limits/token-budget.ts';
+import { negativeBalanceMessage } from '../billing/negative-balance-message.ts';
 import { formatUsd } from '../lib/money.ts';
 import type { AccountTerms } from '../accounts/account-terms.ts';
 import type { Caller } from './authenticate.ts';
@@ -183,7 +184,8 @@ async function holdCredits(
   }
   const available = await deps.creditHolds.availableMicros(caller.userId);
   throw new InsufficientCreditsError(
-    `Your balance (${formatUsd(Math.max(available, 0))} USD available) does not cover this request: its input of about ${input.estimate.likelyTokens} tokens costs about ${formatUsd(plan.likelyInputMicros)} USD, plus at least one output token. Top up your balance to continue.`,
+    negativeBalanceMessage(available) ??
+      `Your balance (${formatUsd(Math.max(available, 0))} USD available) does not cover this request: its input of about ${input.estimate.likelyTokens} tokens costs about ${formatUsd(plan.likelyInputMicros)} USD, plus at least one output token. Top up your balance to continue.`,
   );
 }
 

@@ -7,12 +7,12 @@ import { UpstreamTransportError } from './upstream-transport-error.ts';
  */
 export type BodyOverflow = 'truncate' | 'fail';
 
-/** A whole body as UTF-8 text, read up to `maxBytes`. */
+/** A whole body as text, read up to `maxBytes`, decoded by `charset` (UTF-8 when absent or unknown). */
 export async function readCappedText(
   body: AsyncIterable<Uint8Array>,
-  input: { maxBytes: number; overflow: BodyOverflow },
+  input: { maxBytes: number; overflow: BodyOverflow; charset?: string | undefined },
 ): Promise<string> {
-  const decoder = new TextDecoder();
+  const decoder = createDecoder(input.charset);
   let text = '';
   let byteCount = 0;
   for await (const chunk of body) {
@@ -43,4 +43,13 @@ function createTooLargeError(maxBytes: number): UpstreamTransportError {
     code: 'body_too_large',
     message: `The upstream sent a body larger than ${maxBytes} bytes.`,
   });
+}
+
+/** A decoder for a declared charset (the CBR rates feed is windows-1251); an unknown label falls back to UTF-8. */
+function createDecoder(charset: string | undefined): TextDecoder {
+  try {
+    return new TextDecoder(charset ?? 'utf-8');
+  } catch {
+    return new TextDecoder('utf-8');
+  }
 }

@@ -20,7 +20,7 @@ export type UpstreamRequest = {
 export type UpstreamReply = { status: number; headers: Readonly<Record<string, string>>; bodyText: string };
 
 /**
- * Sends one call and reads its whole body as text, whatever the status (the caller judges it). Every transport
+ * Sends one call and reads its whole body as text (in the charset the reply declares, UTF-8 by default), whatever the status (the caller judges it). Every transport
  * failure throws an UpstreamTransportError: `timeout` when `timeoutMs` passes, `aborted` when `request.signal`
  * aborts, `body_too_large` above `maxBodyBytes`, `connection` for anything else on the way. Without a `dispatcher`,
  * undici's global pool is used.
@@ -30,8 +30,10 @@ export async function requestBuffered(request: UpstreamRequest, dispatcher?: Dis
   const signal = request.signal === undefined ? deadline : AbortSignal.any([request.signal, deadline]);
   try {
     const response = await sendRequest(request, { signal, dispatcher });
-    const bodyText = await readCappedText(response.body, { maxBytes: request.maxBodyBytes, overflow: 'fail' });
-    return { status: response.statusCode, headers: flattenHeaders(response.headers), bodyText };
+    const headers = flattenHeaders(response.headers);
+    const charset = /charset=([\w-]+)/i.exec(headers['content-type'] ?? '')?.[1];
+    const bodyText = await readCappedText(response.body, { maxBytes: request.maxBodyBytes, overflow: 'fail', charset });
+    return { status: response.statusCode, headers, bodyText };
   } catch (error) {
     throw convertError(error, { request, deadline });
   }

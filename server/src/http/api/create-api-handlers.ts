@@ -5,6 +5,7 @@ import { createChatHandlers, type ChatHandlerDeps } from './chats.ts';
 import type { ApiHandlers } from './endpoint-handler.ts';
 import { createKeyInfoHandlers, type KeyInfoHandlerDeps } from './key-info.ts';
 import { createOperatorImageTierHandlers, type OperatorImageTierHandlerDeps } from './operator-image-tiers.ts';
+import { createOperatorPaymentHandlers, type OperatorPaymentHandlerDeps } from './operator-payments.ts';
 import { createOperatorPlanHandlers, type OperatorPlanHandlerDeps } from './operator-plans.ts';
 import { createOperatorPriceHandlers, type OperatorPriceHandlerDeps } from './operator-prices.ts';
 import { createOperatorReportHandlers, type OperatorReportHandlerDeps } from './operator-reports.ts';
@@ -12,6 +13,7 @@ import { createOperatorRouteHandlers, type OperatorRouteHandlerDeps } from './op
 import { createOperatorUserHandlers, type OperatorUserHandlerDeps } from './operator-users.ts';
 import { createPublicModelHandlers, type PublicModelsDeps } from './public-models.ts';
 import { createSubscriptionHandlers, type SubscriptionHandlerDeps } from './subscriptions.ts';
+import { createTopUpHandlers, type TopUpHandlerDeps } from './top-ups.ts';
 import { createUsageHandlers, type UsageHandlerDeps } from './usage.ts';
 
 /** The union of what the endpoint groups need; each group's handlers see only their own part. */
@@ -28,7 +30,9 @@ export type ApiHandlerDeps = AuthHandlerDeps &
   OperatorImageTierHandlerDeps &
   OperatorPlanHandlerDeps &
   OperatorReportHandlerDeps &
-  OperatorRouteHandlerDeps & { openApiDocument: Record<string, unknown> };
+  OperatorRouteHandlerDeps &
+  TopUpHandlerDeps &
+  OperatorPaymentHandlerDeps & { openApiDocument: Record<string, unknown> };
 
 /** The handler of every endpoint in `contract/api-endpoints.ts`, grouped by what they need. */
 export function createApiHandlers(deps: ApiHandlerDeps): ApiHandlers {
@@ -48,5 +52,7 @@ export function createApiHandlers(deps: ApiHandlerDeps): ApiHandlers {
     ...createOperatorPlanHandlers(deps),
     ...createOperatorReportHandlers(deps),
     ...createOperatorRouteHandlers(deps),
+    ...createTopUpHandlers(deps),
+    ...createOperatorPaymentHandlers(deps),
   };
 }

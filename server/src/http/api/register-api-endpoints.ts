@@ -11,7 +11,7 @@ import { buildOpenApiDocument } from './openapi.ts';
 import { requireOperator } from './operator-guard.ts';
 
 /** What the loop needs to establish the caller of an entry's `auth` level. */
-type CallerDeps = AuthenticateDeps & { sessions: SessionGuard };
+export type CallerDeps = AuthenticateDeps & { sessions: SessionGuard };
 
 export type ApiEndpointDeps = Omit<ApiHandlerDeps, 'openApiDocument'> &
   CallerDeps & { version: string; publicBaseUrl: string };
@@ -19,9 +19,17 @@ export type ApiEndpointDeps = Omit<ApiHandlerDeps, 'openApiDocument'> &
 /** Registers every endpoint of the account and operator API (`contract/api-endpoints.ts`), one route per entry. */
 export function registerApiEndpoints(app: FastifyInstance, deps: ApiEndpointDeps): void {
   const openApiDocument = buildOpenApiDocument({ version: deps.version, serverUrl: deps.publicBaseUrl });
-  const handlers = createApiHandlers({ ...deps, openApiDocument });
+  registerHandledEndpoints(app, deps, createApiHandlers({ ...deps, openApiDocument }));
+}
+
+/**
+ * Registers the entries of the table that `handlers` serves, one route each (all of them from `registerApiEndpoints`;
+ * a group of them in that group's own tests).
+ */
+export function registerHandledEndpoints(app: FastifyInstance, deps: CallerDeps, handlers: Partial<ApiHandlers>): void {
   for (const operationId of Object.keys(apiEndpoints) as OperationId[]) {
-    registerEndpoint(app, deps, { endpoint: apiEndpoints[operationId], handler: handlerOf(handlers, operationId) });
+    const handler = handlerOf(handlers, operationId);
+    if (handler !== undefined) registerEndpoint(app, deps, { endpoint: apiEndpoints[operationId], handler });
   }
 }
 
@@ -36,8 +44,11 @@ type ParsedCall = {
   caller?: unknown;
 };
 
-function handlerOf<Id extends OperationId>(handlers: ApiHandlers, operationId: Id): (call: ParsedCall) => unknown {
-  const handler: EndpointHandler<(typeof apiEndpoints)[Id]> = handlers[operationId];
+function handlerOf<Id extends OperationId>(
+  handlers: Partial<ApiHandlers>,
+  operationId: Id,
+): ((call: ParsedCall) => unknown) | undefined {
+  const handler: EndpointHandler<(typeof apiEndpoints)[Id]> | undefined = handlers[operationId];
   // The compiler cannot follow one entry's schemas through a loop over all of them; registerEndpoint parses the
   // query and body with exactly the entry this handler was typed against, so the call it builds has that type.
   return handler as unknown as (call: ParsedCall) => unknown;

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+
+export const paymentMethodSchema = z.enum(['card_rub', 'sbp', 'yoo_money', 'card_usd']);
+export const paymentCurrencySchema = z.enum(['RUB', 'USD']);
+export const topUpStatusSchema = z.enum([
+  'created',
+  'pending',
+  'succeeded',
+  'canceled',
+  'expired',
+  'partially_refunded',
+  'refunded',
+  'charged_back',
+]);
+
+/**
+ * `POST /api/top-ups/quote` and `POST /api/top-ups`: a method and an amount in the currency's minor unit (kopecks
+ * for RUB, cents for USD), so no decimal is ever parsed from a float.
+ */
+export const topUpRequestSchema = z.object({
+  method: paymentMethodSchema,
+  currency: paymentCurrencySchema,
+  amount_minor: z.number().int().min(1).max(10_000_000_000),
+});
+export type TopUpRequest = z.infer<typeof topUpRequestSchema>;
+
+/** What the user is shown before paying: "you pay 1,000.00 RUB, your balance gets 10.52 USD". */
+export const topUpQuoteSchema = z.object({
+  method: paymentMethodSchema,
+  provider: z.string(),
+  currency: paymentCurrencySchema,
+  amount_minor: z.number().int(),
+  /** The amount as written for people, e.g. `1,000.00`. */
+  amount_display: z.string(),
+  /** USD credited to the balance (rounded down to the micro-dollar); `credit_micros` is exact. */
+  credit_usd: z.number(),
+  credit_micros: z.number().int(),
+  /** Units of `currency` per 1 USD with the markup applied, as a decimal string (`95.050563`); `1` for USD. */
+  rate: z.string(),
+  /** `cbr:<date>` (the Central Bank of Russia's rate of that day), `fixed` (the operator's rate) or `usd`. */
+  rate_source: z.string(),
+  markup_percent: z.number(),
+  minimum_minor: z.number().int(),
+  /** Until when an order created now keeps this quote. */
+  expires_at: z.string(),
+  /** True when the provider is a simulator or in its test mode: no real money moves. */
+  is_sandbox: z.boolean(),
+  summary: z.string(),
+});
+export type TopUpQuoteView = z.infer<typeof topUpQuoteSchema>;
+
+/** A top-up order as its owner sees it. */
+export const topUpOrderSchema = z.object({
+  id: z.string(),
+  status: topUpStatusSchema,
+  method: z.string(),
+  provider: z.string(),
+  currency: z.string(),
+  amount_minor: z.number().int(),
+  credit_usd: z.number(),
+  rate: z.string(),
+  rate_source: z.string(),
+  /** The provider's hosted payment page; null once the order is no longer waiting. */
+  confirmation_url: z.string().nullable(),
+  is_sandbox: z.boolean(),
+  is_paid_after_expiry: z.boolean(),
+  refunded_usd: z.number(),
+  charged_back_usd: z.number(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  expires_at: z.string(),
+});
+export type TopUpOrderView = z.infer<typeof topUpOrderSchema>;
+
+export const createdTopUpSchema = z.object({ order: topUpOrderSchema, quote: topUpQuoteSchema });
+export type CreatedTopUp = z.infer<typeof createdTopUpSchema>;
+
+export const topUpOrderListSchema = z.object({ data: z.array(topUpOrderSchema), has_more: z.boolean() });
+export type TopUpOrderList = z.infer<typeof topUpOrderListSchema>;
+
+/** `GET /api/top-ups` and the operator's list: newest first; `before` is the id of the last order of the previous page. */
+export const topUpListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+  before: z.string().min(1).max(100).optional(),
+});
+
+/** `GET /api/operator/payments`: each filter optional; `from`/`to` are ISO dates or times (from inclusive, to exclusive). */
+export const operatorPaymentQuerySchema = topUpListQuerySchema.extend({
+  provider: z.enum(['yookassa', 'stripe', 'cloudpayments']).optional(),
+  method: paymentMethodSchema.optional(),
+  status: topUpStatusSchema.optional(),
+  user_id: z.string().min(1).max(100).optional(),
+  from: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
+  to: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
+});
+export type OperatorPaymentQuery = z.infer<typeof operatorPaymentQuerySchema>;
+
+/** An order as the operator sees it: the owner, the provider's payment id, why it needs a look, its transitions. */
+export const operatorPaymentSchema = topUpOrderSchema.extend({
+  user_id: z.string(),
+  provider_payment_id: z.string().nullable(),
+  review_reason: z.string().nullable(),
+  transitions: z.array(
+    z.object({ from: topUpStatusSchema.nullable(), to: topUpStatusSchema, cause: z.string(), at: z.string() }),
+  ),
+});
+export type OperatorPayment = z.infer<typeof operatorPaymentSchema>;
+
+export const operatorPaymentListSchema = z.object({
+  data: z.array(operatorPaymentSchema.omit({ transitions: true })),
+  has_more: z.boolean(),
+});
+export type OperatorPaymentList = z.infer<typeof operatorPaymentListSchema>;
+
+/** `POST /api/operator/payments/{id}/refund`: `amount_minor` defaults to everything not yet returned. */
+export const refundTopUpRequestSchema = z.object({
+  amount_minor: z.number().int().min(1).optional(),
+  reason: z.string().trim().min(3).max(500),
+  /** Makes a retried request one refund; a new one is made when absent. */
+  idempotency_key: z.string().min(1).max(100).optional(),
+});
+export type RefundTopUpRequest = z.infer<typeof refundTopUpRequestSchema>;
+
+/** `POST /api/operator/payments/{id}/mark-paid`: a payment found by hand; the reason goes into the ledger entry. */
+export const markTopUpPaidRequestSchema = z.object({ reason: z.string().trim().min(3).max(500) });
+export type MarkTopUpPaidRequest = z.infer<typeof markTopUpPaidRequestSchema>;

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+
+/** A decimal amount with at most `decimals` decimals, read exactly (no float) into integer units of 10^-decimals. */
+function decimalAsInteger(input: { decimals: number; max: number; what: string }) {
+  return z.string().transform((text, context) => {
+    const match = new RegExp(`^(\\d{1,9})(?:\\.(\\d{1,${input.decimals}}))?$`).exec(text.trim());
+    const value = match
+      ? Number(match[1]) * 10 ** input.decimals + Number((match[2] ?? '').padEnd(input.decimals, '0'))
+      : undefined;
+    if (value === undefined || value <= 0 || value > input.max * 10 ** input.decimals) {
+      context.addIssue(
+        `must be ${input.what} above 0 and at most ${input.max}, with at most ${input.decimals} decimals`,
+      );
+      return z.NEVER;
+    }
+    return value;
+  });
+}
+
+/** The payment keys of the environment schema (a pair of credentials configures one provider in live mode) (docs/configuration.md §Payments). */
+export const paymentEnvironmentShape = {
+  YOOKASSA_SHOP_ID: z.string().min(1).optional(),
+  YOOKASSA_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  CLOUDPAYMENTS_PUBLIC_ID: z.string().min(1).optional(),
+  CLOUDPAYMENTS_API_SECRET: z.string().min(1).optional(),
+  PAYMENT_SANDBOX: z.enum(['on', 'off', 'auto']).default('auto'),
+  TOP_UP_MIN_RUB: decimalAsInteger({ decimals: 2, max: 10_000_000, what: 'a RUB amount' }).default(20_000),
+  TOP_UP_MIN_USD: decimalAsInteger({ decimals: 2, max: 100_000, what: 'a USD amount' }).default(500),
+  TOP_UP_ORDER_TTL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(7 * 24 * 60)
+    .default(60),
+  FX_MARKUP_PERCENT: z
+    .string()
+    .regex(/^\d{1,2}(\.\d{1,2})?$/, 'must be a percentage from 0 to 99.99 with at most 2 decimals')
+    .default('0'),
+  FX_FIXED_RUB_PER_USD: decimalAsInteger({ decimals: 6, max: 100_000, what: 'roubles per dollar' }).optional(),
+  FX_CBR_URL: z.url({ protocol: /^https?$/ }).default('https://www.cbr.ru/scripts/XML_daily.asp'),
+  FX_REFRESH_INTERVAL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(60),
+  FX_MAX_RATE_AGE_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 14)
+    .default(72),
+};
+
+type PaymentEnvironment = {
+  YOOKASSA_SHOP_ID?: string | undefined;
+  YOOKASSA_SECRET_KEY?: string | undefined;
+  STRIPE_SECRET_KEY?: string | undefined;
+  STRIPE_WEBHOOK_SECRET?: string | undefined;
+  CLOUDPAYMENTS_PUBLIC_ID?: string | undefined;
+  CLOUDPAYMENTS_API_SECRET?: string | undefined;
+  PAYMENT_SANDBOX: 'on' | 'off' | 'auto';
+  TOP_UP_MIN_RUB: number;
+  TOP_UP_MIN_USD: number;
+  TOP_UP_ORDER_TTL_MINUTES: number;
+  FX_MARKUP_PERCENT: string;
+  FX_FIXED_RUB_PER_USD?: number | undefined;
+  FX_CBR_URL: string;
+  FX_REFRESH_INTERVAL_MINUTES: number;
+  FX_MAX_RATE_AGE_HOURS: number;
+};
+
+/** Payment settings as decided from the environment. */
+export type PaymentConfig = {
+  /** Sandbox payments: `on`, or `auto` with no payment credential set (the providers' simulators then take payments). */
+  readonly isSandbox: boolean;
+  readonly yookassa: { readonly shopId: string; readonly secretKey: string } | undefined;
+  readonly stripe: { readonly secretKey: string; readonly webhookSecret: string } | undefined;
+  readonly cloudPayments: { readonly publicId: string; readonly apiSecret: string } | undefined;
+  /** The smallest top-up per currency, in minor units (kopecks, cents). */
+  readonly minimumMinorUnits: { readonly RUB: number; readonly USD: number };
+  readonly orderTtlMs: number;
+  readonly fx: {
+    readonly markupBasisPoints: number;
+    /** The operator's own rate, micro-roubles per USD; when set the CBR feed is not used. */
+    readonly fixedMicroRoublesPerUsd: number | undefined;
+    readonly cbrUrl: string;
+    readonly refreshIntervalMs: number;
+    readonly maxRateAgeMs: number;
+  };
+};
+
+export function readPaymentConfig(values: PaymentEnvironment): PaymentConfig {
+  const pair = <First extends string, Second extends string>(
+    first: string | undefined,
+    second: string | undefined,
+    names: [First, Second],
+  ) =>
+    first !== undefined && second !== undefined
+      ? ({ [names[0]]: first, [names[1]]: second } as Record<First | Second, string>)
+      : undefined;
+  const yookassa = pair(values.YOOKASSA_SHOP_ID, values.YOOKASSA_SECRET_KEY, ['shopId', 'secretKey']);
+  const stripe = pair(values.STRIPE_SECRET_KEY, values.STRIPE_WEBHOOK_SECRET, ['secretKey', 'webhookSecret']);
+  const cloudPayments = pair(values.CLOUDPAYMENTS_PUBLIC_ID, values.CLOUDPAYMENTS_API_SECRET, [
+    'publicId',
+    'apiSecret',
+  ]);
+  const hasCredential = yookassa !== undefined || stripe !== undefined || cloudPayments !== undefined;
+  const [whole = '0', fraction = ''] = values.FX_MARKUP_PERCENT.split('.');
+  return Object.freeze({
+    isSandbox: values.PAYMENT_SANDBOX === 'on' || (values.PAYMENT_SANDBOX === 'auto' && !hasCredential),
+    yookassa,
+    stripe,
+    cloudPayments,
+    minimumMinorUnits: Object.freeze({ RUB: values.TOP_UP_MIN_RUB, USD: values.TOP_UP_MIN_USD }),
+    orderTtlMs: values.TOP_UP_ORDER_TTL_MINUTES * 60_000,
+    fx: Object.freeze({
+      markupBasisPoints: Number(whole) * 100 + Number(fraction.padEnd(2, '0')),
+      fixedMicroRoublesPerUsd: values.FX_FIXED_RUB_PER_USD,
+      cbrUrl: values.FX_CBR_URL,
+      refreshIntervalMs: values.FX_REFRESH_INTERVAL_MINUTES * 60_000,
+      maxRateAgeMs: values.FX_MAX_RATE_AGE_HOURS * 3_600_000,
+    }),
+  });
+}

@@ -1,0 +1,24 @@
+import type { IdGenerator } from '../../lib/ids.ts';
+import { getOperatorPayment, listOperatorPayments } from '../../payments/list-operator-payments.ts';
+import { markTopUpPaid } from '../../payments/mark-top-up-paid.ts';
+import { refundTopUpOrder, type RefundTopUpDeps } from '../../payments/refund-top-up-order.ts';
+import type { ApiHandlers } from './endpoint-handler.ts';
+
+export type OperatorPaymentHandlerDeps = RefundTopUpDeps & { ids: IdGenerator };
+
+/** The operator's payments: list with filters, one with its history, refund through the provider, mark paid by hand. */
+export function createOperatorPaymentHandlers(
+  deps: OperatorPaymentHandlerDeps,
+): Pick<
+  ApiHandlers,
+  'listOperatorPayments' | 'getOperatorPayment' | 'refundOperatorPayment' | 'markOperatorPaymentPaid'
+> {
+  return {
+    listOperatorPayments: async ({ query }) => listOperatorPayments(deps, query),
+    getOperatorPayment: async ({ params }) => getOperatorPayment(deps, params.id),
+    refundOperatorPayment: async ({ params, body }) =>
+      refundTopUpOrder(deps, { orderId: params.id, request: body, newKey: () => deps.ids.newId('rfd_') }),
+    markOperatorPaymentPaid: async ({ session, params, body }) =>
+      markTopUpPaid(deps, { orderId: params.id, operatorUserId: session.userId, reason: body.reason }),
+  };
+}

@@ -1,0 +1,23 @@
+import type { CreateTopUpOrderDeps } from '../../payments/create-top-up-order.ts';
+import { getTopUpOrder, listMyTopUpOrders, type GetTopUpOrderDeps } from '../../payments/get-top-up-order.ts';
+import { quoteTopUp, startTopUp } from '../../payments/start-top-up.ts';
+import type { ApiHandlers } from './endpoint-handler.ts';
+
+export type TopUpHandlerDeps = CreateTopUpOrderDeps & Omit<GetTopUpOrderDeps, 'onSyncError'>;
+
+/** The signed-in account's top-ups: quote, create (→ the provider's page), list, and one order (the return page). */
+export function createTopUpHandlers(
+  deps: TopUpHandlerDeps,
+): Pick<ApiHandlers, 'quoteTopUp' | 'createTopUp' | 'listTopUps' | 'getTopUp'> {
+  return {
+    quoteTopUp: async ({ body }) => quoteTopUp(deps, body),
+    createTopUp: async ({ session, body }) => startTopUp(deps, { userId: session.userId, request: body }),
+    listTopUps: async ({ session, query }) =>
+      listMyTopUpOrders(deps, { userId: session.userId, limit: query.limit, before: query.before }),
+    getTopUp: async ({ request, session, params }) => {
+      const onSyncError = (orderId: string, error: unknown) =>
+        request.log.warn({ err: error, orderId }, 'checking a top-up with its provider failed');
+      return getTopUpOrder({ ...deps, onSyncError }, { userId: session.userId, orderId: params.id });
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import type { PaymentMethodId, PaymentProvider, PaymentProviderId } from './payment-provider.ts';
+
+/** The payment providers this gateway runs with (those configured, or their simulators in sandbox mode). */
+export type PaymentProviders = {
+  list: readonly PaymentProvider[];
+  find: (id: string) => PaymentProvider | undefined;
+  /** The provider that serves a method; the first listed wins when two could. */
+  forMethod: (method: PaymentMethodId) => PaymentProvider | undefined;
+};
+
+export const paymentProviderIds = [
+  'yookassa',
+  'stripe',
+  'cloudpayments',
+] as const satisfies readonly PaymentProviderId[];
+export const paymentMethodIds = [
+  'card_rub',
+  'sbp',
+  'yoo_money',
+  'card_usd',
+] as const satisfies readonly PaymentMethodId[];
+
+/**
+ * One list of the running providers. `start-gateway.ts` builds each configured provider with its factory
+ * (`payments/providers/<id>/<id>-provider.ts`) and passes them here; tests pass their own.
+ */
+export function createPaymentProviders(providers: readonly PaymentProvider[]): PaymentProviders {
+  const byId = new Map<string, PaymentProvider>(providers.map((provider) => [provider.id, provider]));
+  return {
+    list: providers,
+    find: (id) => byId.get(id),
+    forMethod: (method) => providers.find((provider) => provider.methods.includes(method)),
+  };
+}

@@ -1,0 +1,68 @@
+import type { OperatorPayment, RefundTopUpRequest } from '../../../contract/payments.ts';
+import { findTopUpOrder } from '../db/top-up-orders.ts';
+import { ConflictError } from '../errors/conflict-error.ts';
+import { InvalidRequestError } from '../errors/invalid-request-error.ts';
+import { NotFoundError } from '../errors/not-found-error.ts';
+import { UpstreamError } from '../errors/upstream-error.ts';
+import { applyPaymentEvent, type PaymentCoreDeps } from './apply-payment-event.ts';
+import { getOperatorPayment } from './list-operator-payments.ts';
+import { isCreditedStatus } from './order-state-machine.ts';
+import type { PaymentCurrency } from './payment-provider.ts';
+import type { PaymentProviders } from './payment-providers.ts';
+import { formatMinor } from './quote-top-up-order.ts';
+
+export type RefundTopUpDeps = PaymentCoreDeps & { paymentProviders: Pick<PaymentProviders, 'find'> };
+
+/**
+ * Refunds (part of) a credited order through the provider's API, then books it as a reversing ledger entry through
+ * `applyPaymentEvent`, which follows the provider's refunded total: the provider's own refund notification, when it
+ * comes, finds the refund already booked. The idempotency key makes a retried request one refund at the provider.
+ */
+export async function refundTopUpOrder(
+  deps: RefundTopUpDeps,
+  input: { orderId: string; request: RefundTopUpRequest; newKey: () => string },
+): Promise<OperatorPayment> {
+  const order = await findTopUpOrder(deps.db, input.orderId);
+  if (!order) throw new NotFoundError(`There is no top-up \`${input.orderId}\`.`);
+  const provider = deps.paymentProviders.find(order.provider);
+  if (!isCreditedStatus(order.status) || order.provider_payment_id === null || !provider) {
+    throw new ConflictError('Only a top-up paid through a running provider can be refunded.', {
+      code: 'not_refundable',
+    });
+  }
+  const remainingMinor = order.pay_minor_units - order.refunded_minor_units - order.charged_back_minor_units;
+  const amountMinor = input.request.amount_minor ?? remainingMinor;
+  if (amountMinor > remainingMinor || amountMinor <= 0) {
+    throw new InvalidRequestError(
+      `At most ${formatMinor(Math.max(remainingMinor, 0))} ${order.pay_currency} of this top-up can still be refunded.`,
+      { param: 'amount_minor', code: 'exceeds_refundable' },
+    );
+  }
+  const amount = { currency: order.pay_currency as PaymentCurrency, minorUnits: amountMinor };
+  let refund;
+  try {
+    refund = await provider.refundPayment({
+      providerPaymentId: order.provider_payment_id,
+      amount,
+      idempotencyKey: `${order.id}:${input.request.idempotency_key ?? input.newKey()}`,
+    });
+  } catch (error) {
+    throw new UpstreamError('The payment provider did not accept the refund; nothing was refunded or booked.', {
+      code: 'payment_provider_unavailable',
+      cause: error,
+    });
+  }
+  await applyPaymentEvent(deps, {
+    provider,
+    event: {
+      kind: 'refunded',
+      eventKey: `operator-refund:${refund.refundId}`,
+      providerPaymentId: order.provider_payment_id,
+      orderId: order.id,
+      amount,
+      isTest: provider.isSandbox,
+    },
+    source: 'operator',
+  });
+  return getOperatorPayment(deps, order.id);
+}

@@ -1,0 +1,96 @@
+import type { Logger } from 'pino';
+import type { CreditHolds } from './billing/credit-holds.ts';
+import type { Config } from './config/config.ts';
+import type { Database } from './db/database.ts';
+import { systemClock } from './lib/clock.ts';
+import { cryptoIds } from './lib/ids.ts';
+import { createPaymentHttp } from './payments/create-payment-http.ts';
+import { refreshFxRate } from './payments/fx/fx-rates.ts';
+import { createPaymentProviders, type PaymentProviders } from './payments/payment-providers.ts';
+import { reconcileTopUpOrders, reconciliationIntervalMs } from './payments/reconcile-top-up-orders.ts';
+import type { FxSettings } from './payments/fx/fx-rates.ts';
+import type { PaymentHttp } from './payments/payment-provider.ts';
+import type { TopUpSettings } from './payments/quote-top-up-order.ts';
+import { createUpstreamAgent } from './upstream/create-upstream-agent.ts';
+import { scheduleRenewals } from './subscriptions/schedule-renewals.ts';
+
+/** What the top-up routes need from the composition root. */
+export type RunningPayments = {
+  paymentProviders: PaymentProviders;
+  paymentHttp: PaymentHttp;
+  fx: FxSettings;
+  topUps: TopUpSettings;
+  isPaymentSandbox: boolean;
+  topUpReturnUrl: string;
+  onBalancesChanged: () => Promise<void>;
+  /** Stops the FX refresh and reconciliation schedules (waiting for a pass under way) and the CBR simulator. */
+  stop: () => Promise<void>;
+};
+
+/**
+ * Top-ups: the payment providers (each provider folder's factory, from its credentials or, in payment sandbox mode,
+ * its simulator), the FX rate refresh and the reconciliation pass on their schedules, and one log line per webhook
+ * URL the operator registers with a provider.
+ */
+export async function startPayments(input: {
+  config: Config;
+  db: Database;
+  creditHolds: CreditHolds;
+  logger: Logger;
+}): Promise<RunningPayments> {
+  const { config, logger } = input;
+  const settings = config.payments;
+  const agent = createUpstreamAgent({
+    connectTimeoutMs: 10_000,
+    addresses: { allowPrivate: true, trustedOrigins: [] },
+  });
+  const paymentHttp = createPaymentHttp({ dispatcher: agent });
+  // Sandbox payments read rates from the feed's simulator, so a fresh install quotes RUB without reaching the CBR.
+  const cbrSimulator =
+    settings.isSandbox && settings.fx.fixedMicroRoublesPerUsd === undefined
+      ? await (await import('../../simulators/cbr/start-cbr-simulator.ts')).startCbrSimulator()
+      : undefined;
+  const fx: FxSettings = { ...settings.fx, cbrUrl: cbrSimulator?.url ?? settings.fx.cbrUrl };
+  const paymentProviders = createPaymentProviders([]);
+  for (const provider of paymentProviders.list) {
+    logger.info(
+      { provider: provider.id, url: `${config.publicBaseUrl}/webhooks/${provider.id}`, isSandbox: provider.isSandbox },
+      'payment webhook URL to register with the provider',
+    );
+  }
+  const fxDeps = { db: input.db, clock: systemClock, paymentHttp, fx };
+  const fxRefresh = scheduleRenewals({
+    intervalMs: settings.fx.refreshIntervalMs,
+    renew: () => refreshFxRate(fxDeps),
+    onError: (error) => logger.warn({ err: error }, 'fetching the CBR exchange rate failed; quoting the stored rate'),
+  });
+  const onBalancesChanged = () => input.creditHolds.refresh();
+  const reconciliation = scheduleRenewals({
+    intervalMs: reconciliationIntervalMs,
+    renew: () =>
+      reconcileTopUpOrders({
+        db: input.db,
+        clock: systemClock,
+        ids: cryptoIds,
+        paymentProviders,
+        onBalancesChanged,
+        onOrderError: (orderId, error) => logger.warn({ err: error, orderId }, 'reconciling a top-up order failed'),
+      }),
+    onError: (error) => logger.error({ err: error }, 'top-up reconciliation pass failed'),
+  });
+  return {
+    paymentProviders,
+    paymentHttp,
+    fx,
+    topUps: { minimumMinorUnits: settings.minimumMinorUnits, orderTtlMs: settings.orderTtlMs },
+    isPaymentSandbox: settings.isSandbox,
+    topUpReturnUrl: `${config.publicBaseUrl}/billing/return`,
+    onBalancesChanged,
+    stop: async () => {
+      await fxRefresh.stop();
+      await reconciliation.stop();
+      await agent.close();
+      await cbrSimulator?.close();
+    },
+  };
+}
