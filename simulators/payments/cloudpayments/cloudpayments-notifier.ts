@@ -13,7 +13,7 @@ export type CloudPaymentsNotifier = NotificationSender & {
 /**
  * CloudPayments' notifications: the fields form-encoded (amounts as "1234.56") or as JSON (amounts as numbers), with
  * `Content-HMAC` = base64(HMAC-SHA256(body as sent, ApiSecret)) and `X-Content-HMAC` over the URL-decoded body.
- * @see https://developers.cloudpayments.ru/#uvedomleniya
+ * @see https://developers.cloudpayments.ru/ (notifications section)
  */
 export function createCloudPaymentsNotifier(input: {
   notificationUrl: string;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * CloudPayments' wire shapes, as far as the gateway reads them; its field names appear only here and in the
- * converters. @see https://developers.cloudpayments.ru/#api
+ * converters. @see https://developers.cloudpayments.ru/ (API section)
  */
 
 /** Every API answer: `{"Success":bool,"Message":string|null,"Model":…}`. */
@@ -12,10 +12,10 @@ export const cloudPaymentsEnvelopeSchema = z.object({
   Model: z.unknown().optional(),
 });
 
-/** @see https://developers.cloudpayments.ru/#sozdanie-scheta-dlya-otpravki-po-pochte */
+/** @see https://developers.cloudpayments.ru/ ("create an invoice") */
 export const cloudPaymentsOrderSchema = z.object({ Id: z.string().min(1), Url: z.string().min(1) });
 
-/** The transaction model of `/v2/payments/find` (amounts are JSON numbers). @see https://developers.cloudpayments.ru/#proverka-statusa-platezha */
+/** The transaction model of `/v2/payments/find` (amounts are JSON numbers). @see https://developers.cloudpayments.ru/ ("payment status check") */
 export const cloudPaymentsTransactionSchema = z.object({
   TransactionId: z.number().int(),
   Amount: z.number(),
@@ -34,7 +34,7 @@ const scalarSchema = z.union([z.string(), z.number(), z.boolean()]);
 
 /**
  * The fields of a Pay, Fail or Refund notification the gateway reads, form-encoded or JSON alike.
- * @see https://developers.cloudpayments.ru/#uvedomleniya
+ * @see https://developers.cloudpayments.ru/ (notifications section)
  */
 export const cloudPaymentsNotificationSchema = z.object({
   TransactionId: scalarSchema,

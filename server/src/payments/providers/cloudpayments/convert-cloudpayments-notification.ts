@@ -9,7 +9,7 @@ import { cloudPaymentsNotificationSchema } from './cloudpayments-api.ts';
 /**
  * Checks `Content-HMAC` = base64(HMAC-SHA256(raw body, ApiSecret)) in constant time. CloudPayments also sends
  * `X-Content-HMAC`, the same HMAC over the URL-decoded body; it is accepted when Content-HMAC is absent (a proxy that
- * drops it). @see https://developers.cloudpayments.ru/#proverka-uvedomleniy
+ * drops it). @see https://developers.cloudpayments.ru/ ("notification check")
  */
 export function verifyContentHmac(delivery: WebhookDelivery, apiSecret: string): void {
   const contentHmac = delivery.headers['content-hmac'];

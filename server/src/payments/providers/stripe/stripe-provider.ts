@@ -1,11 +1,18 @@
 import type { Clock } from '../../../lib/clock.ts';
-import type { PaymentHttp, PaymentProvider, WebhookReply } from '../../payment-provider.ts';
-import { callProviderApi } from '../shared/call-provider-api.ts';
+import type {
+  CreatePaymentInput,
+  CreatedPayment,
+  PaymentHttp,
+  PaymentProvider,
+  WebhookReply,
+} from '../../payment-provider.ts';
 import { parseNotificationJson } from '../shared/parse-provider-json.ts';
 import { PaymentProviderError } from '../shared/payment-provider-error.ts';
 import { convertStripeEvent } from './convert-stripe-event.ts';
 import { convertCreateSessionForm, convertStripeSession, readPaymentIntentId } from './convert-stripe-session.ts';
-import { stripeEventSchema, stripeRefundSchema, stripeSessionListSchema, stripeSessionSchema } from './stripe-api.ts';
+import { stripeEventSchema } from './stripe-api.ts';
+import type { StripeApiClient } from './stripe-api-client.ts';
+import { createStripeApiClient } from './stripe-api-client.ts';
 import { verifyStripeSignature } from './verify-stripe-signature.ts';
 
 export type StripeProviderConfig = {
@@ -19,98 +26,55 @@ export type StripeProviderConfig = {
   clock: Clock;
 };
 
-/** Reads may be repeated; Stripe replays a POST's saved answer (5xx included) for its key, so POSTs are not. */
-const readRetryDelaysMs = [1_000, 3_000];
+function refuse(detail: string): PaymentProviderError {
+  return new PaymentProviderError({ providerId: 'stripe', httpStatus: undefined, isRetryable: false, detail });
+}
+
+async function createPayment(api: StripeApiClient, input: CreatePaymentInput): Promise<CreatedPayment> {
+  if (input.method !== 'card_usd' || input.amount.currency !== 'USD') {
+    throw refuse(`Stripe Checkout does not take ${input.method} in ${input.amount.currency}`);
+  }
+  // Idempotency-Key = our order id: a retried create returns the same session; other parameters are refused.
+  const session = await api.createSession(convertCreateSessionForm(input), input.orderId);
+  if (!session.url) throw refuse(`session ${session.id} came back without a URL`);
+  return { providerPaymentId: session.id, confirmationUrl: session.url };
+}
 
 /** The Stripe Checkout client: USD card payments on Stripe's hosted page. @see https://docs.stripe.com/api/checkout/sessions */
 export function createStripeProvider(config: StripeProviderConfig): PaymentProvider {
-  const baseUrl = config.apiBaseUrl.replace(/\/+$/, '');
-  const headers = (idempotencyKey?: string): Record<string, string> => ({
-    authorization: `Bearer ${config.secretKey}`,
-    'content-type': 'application/x-www-form-urlencoded',
-    ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }),
-  });
-  const fail = (detail: string) =>
-    new PaymentProviderError({ providerId: 'stripe', httpStatus: undefined, isRetryable: false, detail });
-  const getSession = (sessionId: string) =>
-    callProviderApi({
-      http: config.http,
-      providerId: 'stripe',
-      method: 'GET',
-      url: `${baseUrl}/v1/checkout/sessions/${encodeURIComponent(sessionId)}?expand[]=payment_intent.latest_charge`,
-      headers: headers(),
-      schema: stripeSessionSchema,
-      retryDelaysMs: readRetryDelaysMs,
-    });
-  const findSessionByPaymentIntent = async (paymentIntentId: string) => {
-    const query = new URLSearchParams({ payment_intent: paymentIntentId, limit: '1' });
-    const list = await callProviderApi({
-      http: config.http,
-      providerId: 'stripe',
-      method: 'GET',
-      url: `${baseUrl}/v1/checkout/sessions?${query}`,
-      headers: headers(),
-      schema: stripeSessionListSchema,
-      retryDelaysMs: readRetryDelaysMs,
-    });
-    return list.data[0];
-  };
-
+  const api = createStripeApiClient(config);
   return {
     id: 'stripe',
     methods: ['card_usd'],
     currency: 'USD',
     isSandbox: config.isSandbox,
-    async createPayment(input) {
-      if (input.method !== 'card_usd' || input.amount.currency !== 'USD')
-        throw fail(`Stripe Checkout does not take ${input.method} in ${input.amount.currency}`);
-      // Idempotency-Key = our order id: a retried create returns the same session; other parameters are refused.
-      const session = await callProviderApi({
-        http: config.http,
-        providerId: 'stripe',
-        method: 'POST',
-        url: `${baseUrl}/v1/checkout/sessions`,
-        headers: headers(input.orderId),
-        body: convertCreateSessionForm(input).toString(),
-        schema: stripeSessionSchema,
-      });
-      if (!session.url) throw fail(`session ${session.id} came back without a URL`);
-      return { providerPaymentId: session.id, confirmationUrl: session.url };
-    },
+    createPayment: (input) => createPayment(api, input),
     async fetchPayment(providerPaymentId) {
-      const payment = convertStripeSession(await getSession(providerPaymentId));
-      if (!payment) throw fail(`session ${providerPaymentId} is not a USD amount`);
+      const payment = convertStripeSession(await api.getSession(providerPaymentId));
+      if (!payment) throw refuse(`session ${providerPaymentId} is not a USD amount`);
       return payment;
     },
     async refundPayment(input) {
-      const paymentIntentId = readPaymentIntentId(await getSession(input.providerPaymentId));
-      if (!paymentIntentId) throw fail(`session ${input.providerPaymentId} has no payment to refund`);
+      const paymentIntentId = readPaymentIntentId(await api.getSession(input.providerPaymentId));
+      if (!paymentIntentId) throw refuse(`session ${input.providerPaymentId} has no payment to refund`);
       const form = new URLSearchParams({ payment_intent: paymentIntentId, amount: String(input.amount.minorUnits) });
-      const refund = await callProviderApi({
-        http: config.http,
-        providerId: 'stripe',
-        method: 'POST',
-        url: `${baseUrl}/v1/refunds`,
-        headers: headers(input.idempotencyKey),
-        body: form.toString(),
-        schema: stripeRefundSchema,
-      });
-      return { refundId: refund.id };
+      return { refundId: (await api.createRefund(form, input.idempotencyKey)).id };
     },
     async verifyWebhook(delivery) {
       // The signature covers the raw bytes, so it is checked before the body is parsed.
+      const header = delivery.headers['stripe-signature'];
       verifyStripeSignature({
-        header: delivery.headers['stripe-signature'],
+        header,
         rawBody: delivery.rawBody,
         webhookSecret: config.webhookSecret,
         nowMs: config.clock.nowMs(),
       });
-      const event = parseNotificationJson(stripeEventSchema, delivery.rawBody);
-      return [await convertStripeEvent(event, { findSessionByPaymentIntent })];
+      return [await convertStripeEvent(parseNotificationJson(stripeEventSchema, delivery.rawBody), api)];
     },
-    replyToWebhook: ({ isAccepted }): WebhookReply =>
-      isAccepted
-        ? { status: 200, contentType: 'application/json', body: '{"received":true}' }
-        : { status: 500, contentType: 'application/json', body: '{"received":false}' },
+    replyToWebhook: ({ isAccepted }): WebhookReply => ({
+      status: isAccepted ? 200 : 500,
+      contentType: 'application/json',
+      body: `{"received":${isAccepted}}`,
+    }),
   };
 }
