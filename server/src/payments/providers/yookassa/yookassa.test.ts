@@ -222,6 +222,39 @@ describe('YooKassa client against the YooKassa simulator', () => {
     assert.equal(second?.eventKey, first?.eventKey);
   });
 
+  it('a simulator that sends every notification twice yields two deliveries with one event key', async () => {
+    const twice = await startYooKassaSimulator({
+      notificationUrl: receiver.url,
+      shopId: '100500',
+      secretKey: 'test_secret',
+      retryDelaysMs: [],
+      isDuplicatingNotifications: true,
+    });
+    const client = createYooKassaProvider({
+      shopId: '100500',
+      secretKey: 'test_secret',
+      apiBaseUrl: twice.url,
+      vatCode: 1,
+      isSandbox: true,
+      http: createUndiciPaymentHttp(),
+      clock,
+    });
+    const previous = provider;
+    provider = client;
+    try {
+      const created = await client.createPayment(orderInput('order-twice', 20000));
+      twice.pay(created.providerPaymentId);
+      await twice.whenNotificationsSettled();
+      const keys = acceptedEvents(receiver.received)
+        .filter((event) => event.kind === 'succeeded' && event.payment.providerPaymentId === created.providerPaymentId)
+        .map((event) => event.eventKey);
+      assert.deepEqual(keys, [`${created.providerPaymentId}:succeeded`, `${created.providerPaymentId}:succeeded`]);
+    } finally {
+      provider = previous;
+      await twice.close();
+    }
+  });
+
   it('rejects malformed bodies and leaves unknown events ignored', async () => {
     await assert.rejects(
       provider.verifyWebhook({ rawBody: Buffer.from('not json'), headers: {}, contentType: 'application/json' }),
