@@ -184,6 +184,17 @@ for (const notificationFormat of ['form', 'json'] as const) {
       );
       await assert.rejects(verify(body, {}), /Content-HMAC/);
       assert.equal((await verify(body, { 'content-hmac': hmac }))[0]?.kind, 'succeeded');
+      const spaced = Buffer.from(
+        'TransactionId=2&Amount=200.00&InvoiceId=order-forged&Status=Completed&Email=a+b%40example.com',
+      );
+      const decodedHmac = createHmac('sha256', apiSecret)
+        .update('TransactionId=2&Amount=200.00&InvoiceId=order-forged&Status=Completed&Email=a b@example.com')
+        .digest('base64');
+      assert.equal((await verify(spaced, { 'x-content-hmac': decodedHmac }))[0]?.kind, 'succeeded');
+      await assert.rejects(
+        verify(Buffer.from('Amount=%E0%A4%A'), { 'x-content-hmac': decodedHmac }),
+        WebhookRejectedError,
+      );
       assert.ok(eventsOf('order-forged').length === 0);
     });
   });

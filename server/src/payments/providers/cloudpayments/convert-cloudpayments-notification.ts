@@ -18,11 +18,20 @@ export function verifyContentHmac(delivery: WebhookDelivery, apiSecret: string):
     const expected = computeHmacSha256({ key: apiSecret, message: delivery.rawBody, encoding: 'base64' });
     if (isSignatureMatch(expected, contentHmac)) return;
   } else if (decodedHmac) {
-    const decoded = Buffer.from(decodeURIComponent(delivery.rawBody.toString('utf8').replace(/\+/g, ' ')), 'utf8');
-    const expected = computeHmacSha256({ key: apiSecret, message: decoded, encoding: 'base64' });
-    if (isSignatureMatch(expected, decodedHmac)) return;
+    const decoded = decodeFormBody(delivery.rawBody);
+    const expected = decoded && computeHmacSha256({ key: apiSecret, message: decoded, encoding: 'base64' });
+    if (expected && isSignatureMatch(expected, decodedHmac)) return;
   }
   throw new WebhookRejectedError('the Content-HMAC signature is missing or does not match the body');
+}
+
+/** The body with its URL encoding undone, as X-Content-HMAC signs it; undefined when it is not valid URL encoding. */
+function decodeFormBody(rawBody: Buffer): Buffer | undefined {
+  try {
+    return Buffer.from(decodeURIComponent(rawBody.toString('utf8').replace(/\+/g, ' ')), 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /** Form-encoded or JSON, as the notification settings say; both read into the same fields. */
