@@ -173,6 +173,24 @@ describe('Stripe Checkout client against the Stripe simulator', () => {
     );
   });
 
+  it('reports a wrong secret key as a 401 that is not worth retrying', async () => {
+    const wrongKey = createStripeProvider({
+      secretKey: 'sk_test_wrong',
+      webhookSecret,
+      apiBaseUrl: simulator.url,
+      isSandbox: true,
+      http: createUndiciPaymentHttp(),
+      clock,
+    });
+    const sessionsBefore = simulator.sessionCount();
+    await assert.rejects(
+      wrongKey.createPayment(orderInput('order-wrong-key', 500)),
+      (error: Error & { httpStatus?: number; isRetryable?: boolean }) =>
+        error.httpStatus === 401 && error.isRetryable === false,
+    );
+    assert.equal(simulator.sessionCount(), sessionsBefore);
+  });
+
   it('gives a re-delivered event the same key', async () => {
     const created = await provider.createPayment(orderInput('order-duplicate', 600));
     simulator.pay(created.providerPaymentId);

@@ -255,6 +255,32 @@ describe('YooKassa client against the YooKassa simulator', () => {
     }
   });
 
+  it('reports a wrong secret key as a 401 that is not worth retrying, and refuses a USD order', async () => {
+    const wrongKey = createYooKassaProvider({
+      shopId: '100500',
+      secretKey: 'test_wrong',
+      apiBaseUrl: simulator.url,
+      vatCode: 1,
+      isSandbox: true,
+      http: createUndiciPaymentHttp(),
+      clock,
+      serverErrorRetryDelaysMs: [],
+    });
+    await assert.rejects(
+      wrongKey.createPayment(orderInput('order-wrong-key', 20000)),
+      (error: Error & { httpStatus?: number; isRetryable?: boolean }) =>
+        error.httpStatus === 401 && error.isRetryable === false,
+    );
+    await assert.rejects(
+      provider.createPayment({
+        ...orderInput('order-usd', 500),
+        method: 'card_usd',
+        amount: { currency: 'USD', minorUnits: 500 },
+      }),
+      /does not take card_usd/,
+    );
+  });
+
   it('rejects malformed bodies and leaves unknown events ignored', async () => {
     await assert.rejects(
       provider.verifyWebhook({ rawBody: Buffer.from('not json'), headers: {}, contentType: 'application/json' }),
