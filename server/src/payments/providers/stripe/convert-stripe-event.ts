@@ -55,7 +55,7 @@ function convertSessionEvent(event: StripeEvent): PaymentEvent {
 
 /**
  * `amount_refunded` is the charge's running total, so the refund alone is the total minus
- * `previous_attributes.amount_refunded`, which Stripe sends with every charge.refunded. That is correct whatever order
+ * `previous_attributes.amount_refunded` (the changed fields' old values, which an update event carries). That is correct whatever order
  * the refund events arrive in. Without it the amount of this refund cannot be known, so the event is reported as
  * ignored with the reason (for the operator to reconcile), never guessed.
  */
