@@ -289,7 +289,12 @@ export default tseslint.config(
     rules: { 'no-restricted-properties': ['error', readEnvironment, parseJson] },
   },
   {
-    files: ['server/src/providers/shared/**/*.ts', 'server/src/openai-api/**/*.ts', 'server/src/**/*.test.ts'],
+    files: [
+      'server/src/providers/shared/**/*.ts',
+      'server/src/payments/providers/shared/**/*.ts',
+      'server/src/openai-api/**/*.ts',
+      'server/src/**/*.test.ts',
+    ],
     rules: { 'no-restricted-properties': ['error', readEnvironment] },
   },
   {
