@@ -5,7 +5,7 @@ import { startCloudPaymentsSimulator } from '../../../../../simulators/payments/
 import type { CloudPaymentsSimulator } from '../../../../../simulators/payments/cloudpayments/start-cloudpayments-simulator.ts';
 import type { CreatePaymentInput, PaymentEvent, PaymentProvider } from '../../payment-provider.ts';
 import { WebhookRejectedError } from '../../payment-provider.ts';
-import { createUndiciPaymentHttp } from '../../undici-payment-http.ts';
+import { requestBuffered } from '../../../upstream/request-buffered.ts';
 import { acceptedEvents, startWebhookReceiver } from '../test-support/start-webhook-receiver.ts';
 import { createCloudPaymentsProvider } from './cloudpayments-provider.ts';
 
@@ -48,7 +48,7 @@ for (const notificationFormat of ['form', 'json'] as const) {
         apiSecret,
         apiBaseUrl: simulator.url,
         isSandbox: true,
-        http: createUndiciPaymentHttp(),
+        http: (call) => requestBuffered(call),
         clock,
       });
     });

@@ -5,7 +5,7 @@ import { startStripeSimulator } from '../../../../../simulators/payments/stripe/
 import type { StripeSimulator } from '../../../../../simulators/payments/stripe/start-stripe-simulator.ts';
 import type { CreatePaymentInput, PaymentEvent, PaymentProvider } from '../../payment-provider.ts';
 import { WebhookRejectedError } from '../../payment-provider.ts';
-import { createUndiciPaymentHttp } from '../../undici-payment-http.ts';
+import { requestBuffered } from '../../../upstream/request-buffered.ts';
 import { acceptedEvents, startWebhookReceiver } from '../test-support/start-webhook-receiver.ts';
 import { createStripeProvider } from './stripe-provider.ts';
 
@@ -53,7 +53,7 @@ describe('Stripe Checkout client against the Stripe simulator', () => {
       webhookSecret,
       apiBaseUrl: simulator.url,
       isSandbox: true,
-      http: createUndiciPaymentHttp(),
+      http: (call) => requestBuffered(call),
       clock,
     });
   });
@@ -179,7 +179,7 @@ describe('Stripe Checkout client against the Stripe simulator', () => {
       webhookSecret,
       apiBaseUrl: simulator.url,
       isSandbox: true,
-      http: createUndiciPaymentHttp(),
+      http: (call) => requestBuffered(call),
       clock,
     });
     const sessionsBefore = simulator.sessionCount();

@@ -4,7 +4,7 @@ import { startYooKassaSimulator } from '../../../../../simulators/payments/yooka
 import type { YooKassaSimulator } from '../../../../../simulators/payments/yookassa/start-yookassa-simulator.ts';
 import type { CreatePaymentInput, PaymentProvider } from '../../payment-provider.ts';
 import { WebhookRejectedError } from '../../payment-provider.ts';
-import { createUndiciPaymentHttp } from '../../undici-payment-http.ts';
+import { requestBuffered } from '../../../upstream/request-buffered.ts';
 import { acceptedEvents, startWebhookReceiver } from '../test-support/start-webhook-receiver.ts';
 import { createYooKassaProvider } from './yookassa-provider.ts';
 
@@ -49,7 +49,7 @@ describe('YooKassa client against the YooKassa simulator', () => {
       apiBaseUrl: simulator.url,
       vatCode: 1,
       isSandbox: true,
-      http: createUndiciPaymentHttp(),
+      http: (call) => requestBuffered(call),
       clock,
       serverErrorRetryDelaysMs: [10, 10],
     });
@@ -236,7 +236,7 @@ describe('YooKassa client against the YooKassa simulator', () => {
       apiBaseUrl: twice.url,
       vatCode: 1,
       isSandbox: true,
-      http: createUndiciPaymentHttp(),
+      http: (call) => requestBuffered(call),
       clock,
     });
     const previous = provider;
@@ -262,7 +262,7 @@ describe('YooKassa client against the YooKassa simulator', () => {
       apiBaseUrl: simulator.url,
       vatCode: 1,
       isSandbox: true,
-      http: createUndiciPaymentHttp(),
+      http: (call) => requestBuffered(call),
       clock,
       serverErrorRetryDelaysMs: [],
     });
