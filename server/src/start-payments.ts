@@ -4,6 +4,7 @@ import type { Config } from './config/config.ts';
 import type { Database } from './db/database.ts';
 import { systemClock } from './lib/clock.ts';
 import { cryptoIds } from './lib/ids.ts';
+import { buildLivePaymentProviders } from './payments/build-payment-providers.ts';
 import { createPaymentHttp } from './payments/create-payment-http.ts';
 import { refreshFxRate } from './payments/fx/fx-rates.ts';
 import { createPaymentProviders, type PaymentProviders } from './payments/payment-providers.ts';
@@ -51,7 +52,11 @@ export async function startPayments(input: {
       ? await (await import('../../simulators/cbr/start-cbr-simulator.ts')).startCbrSimulator()
       : undefined;
   const fx: FxSettings = { ...settings.fx, cbrUrl: cbrSimulator?.url ?? settings.fx.cbrUrl };
-  const paymentProviders = createPaymentProviders([]);
+  // Live providers come from their credentials. In payment sandbox mode none is built yet: the simulators need the
+  // gateway's own webhook address, known only once it listens (TODO #14: start them after the app).
+  const paymentProviders = createPaymentProviders(
+    settings.isSandbox ? [] : buildLivePaymentProviders(settings, { http: paymentHttp, clock: systemClock }),
+  );
   for (const provider of paymentProviders.list) {
     logger.info(
       { provider: provider.id, url: `${config.publicBaseUrl}/webhooks/${provider.id}`, isSandbox: provider.isSandbox },

@@ -21,6 +21,8 @@ function decimalAsInteger(input: { decimals: number; max: number; what: string }
 export const paymentEnvironmentShape = {
   YOOKASSA_SHOP_ID: z.string().min(1).optional(),
   YOOKASSA_SECRET_KEY: z.string().min(1).optional(),
+  /** The 54-FZ receipt's VAT code, per the shop's tax system (1 = no VAT). */
+  YOOKASSA_VAT_CODE: z.coerce.number().int().min(1).max(12).default(1),
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   CLOUDPAYMENTS_PUBLIC_ID: z.string().min(1).optional(),
@@ -57,6 +59,7 @@ export const paymentEnvironmentShape = {
 type PaymentEnvironment = {
   YOOKASSA_SHOP_ID?: string | undefined;
   YOOKASSA_SECRET_KEY?: string | undefined;
+  YOOKASSA_VAT_CODE: number;
   STRIPE_SECRET_KEY?: string | undefined;
   STRIPE_WEBHOOK_SECRET?: string | undefined;
   CLOUDPAYMENTS_PUBLIC_ID?: string | undefined;
@@ -77,6 +80,7 @@ export type PaymentConfig = {
   /** Sandbox payments: `on`, or `auto` with no payment credential set (the providers' simulators then take payments). */
   readonly isSandbox: boolean;
   readonly yookassa: { readonly shopId: string; readonly secretKey: string } | undefined;
+  readonly yookassaVatCode: number;
   readonly stripe: { readonly secretKey: string; readonly webhookSecret: string } | undefined;
   readonly cloudPayments: { readonly publicId: string; readonly apiSecret: string } | undefined;
   /** The smallest top-up per currency, in minor units (kopecks, cents). */
@@ -112,6 +116,7 @@ export function readPaymentConfig(values: PaymentEnvironment): PaymentConfig {
   return Object.freeze({
     isSandbox: values.PAYMENT_SANDBOX === 'on' || (values.PAYMENT_SANDBOX === 'auto' && !hasCredential),
     yookassa,
+    yookassaVatCode: values.YOOKASSA_VAT_CODE,
     stripe,
     cloudPayments,
     minimumMinorUnits: Object.freeze({ RUB: values.TOP_UP_MIN_RUB, USD: values.TOP_UP_MIN_USD }),
