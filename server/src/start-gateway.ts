@@ -34,6 +34,7 @@ import { createUpstreamAgent } from './upstream/create-upstream-agent.ts';
 import { createRedisRateLimiter } from './limits/redis-rate-limiter.ts';
 import { createRouting } from './routing/create-routing.ts';
 import { createRouteDispatchers } from './routing/route-dispatchers.ts';
+import { startSandboxPayments } from './start-sandbox-payments.ts';
 import { startPayments, type RunningPayments } from './start-payments.ts';
 import { startWebSearch } from './search/start-web-search.ts';
 import type { RunningSimulator } from '../../simulators/start-simulator.ts';
@@ -77,6 +78,10 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
       () => isShuttingDown,
     );
     const app = await startApp(stack, { config, deps, onClosing: () => (isShuttingDown = true) });
+    if (payments.isPaymentSandbox) {
+      // The payment simulators notify this gateway, so they start once it listens.
+      stack.adopt(await startSandboxPayments({ ...payments, gatewayUrl: app.url }), (running) => running.close());
+    }
     const owned = stack.move();
     let closing: Promise<void> | undefined;
     return {

@@ -52,8 +52,8 @@ export async function startPayments(input: {
       ? await (await import('../../simulators/cbr/start-cbr-simulator.ts')).startCbrSimulator()
       : undefined;
   const fx: FxSettings = { ...settings.fx, cbrUrl: cbrSimulator?.url ?? settings.fx.cbrUrl };
-  // Live providers come from their credentials. In payment sandbox mode none is built yet: the simulators need the
-  // gateway's own webhook address, known only once it listens (TODO #14: start them after the app).
+  // Live providers come from their credentials; in payment sandbox mode start-gateway.ts adds the simulators' clients
+  // once the gateway listens (they notify its own address).
   const paymentProviders = createPaymentProviders(
     settings.isSandbox ? [] : buildLivePaymentProviders(settings, { http: paymentHttp, clock: systemClock }),
   );

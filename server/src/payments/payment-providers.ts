@@ -6,6 +6,8 @@ export type PaymentProviders = {
   find: (id: string) => PaymentProvider | undefined;
   /** The provider that serves a method; the first listed wins when two could. */
   forMethod: (method: PaymentMethodId) => PaymentProvider | undefined;
+  /** Adds a provider started after the app (the sandbox simulators need the gateway's listening address). */
+  add: (provider: PaymentProvider) => void;
 };
 
 export const paymentProviderIds = [
@@ -25,10 +27,17 @@ export const paymentMethodIds = [
  * (`payments/providers/<id>/<id>-provider.ts`) and passes them here; tests pass their own.
  */
 export function createPaymentProviders(providers: readonly PaymentProvider[]): PaymentProviders {
-  const byId = new Map<string, PaymentProvider>(providers.map((provider) => [provider.id, provider]));
+  const running = [...providers];
+  const byId = new Map<string, PaymentProvider>(running.map((provider) => [provider.id, provider]));
   return {
-    list: providers,
+    get list() {
+      return running;
+    },
     find: (id) => byId.get(id),
-    forMethod: (method) => providers.find((provider) => provider.methods.includes(method)),
+    forMethod: (method) => running.find((provider) => provider.methods.includes(method)),
+    add: (provider) => {
+      running.push(provider);
+      byId.set(provider.id, provider);
+    },
   };
 }
