@@ -1,5 +1,6 @@
 import { cpus, loadavg } from 'node:os';
 import { parseBenchOptions, usage, type BenchOptions } from './bench-options.ts';
+import { ensureWrk } from './ensure-wrk.ts';
 import { buildReportRows, formatTable } from './report.ts';
 import { runPhases } from './run-phases.ts';
 import { startSystems } from './start-systems.ts';
@@ -14,6 +15,7 @@ const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
 async function main(options: BenchOptions): Promise<void> {
   const startedMs = performance.now();
+  if (options.phases.has('throughput')) ensureWrk(log);
   const loadAtStart = loadavg();
   const systems = await startSystems({
     options,

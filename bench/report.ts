@@ -31,14 +31,27 @@ export type BenchResults = {
   memoryStreamSeconds: number;
 };
 
+/**
+ * The targets of this stage (issue: half the floor with billing on, a sub-millisecond tail, flat memory in the
+ * default mode). The standing goal behind them, 75% of the floor and +0.5 ms at p99, is discussed in
+ * docs/benchmarks.md.
+ */
 export const targets = {
-  floorShare: 0.75,
-  addedLatencyP99Ms: 0.5,
+  floorShareSqlite: 0.5,
+  floorShareShared: 0.4,
+  addedLatencyP50Ms: 0.2,
+  addedLatencyP99Ms: 1,
   addedTimeToFirstTokenP99Ms: 1,
   addedGapMs: 1,
   rssMb: 200,
+  throughputRssMb: 250,
   rssGrowthShare: 0.1,
 } as const;
+
+/** PostgreSQL + Redis gateways share state over the network, so their share of the floor is judged at 40%. */
+function floorShareTarget(label: string): number {
+  return label.includes('PostgreSQL') ? targets.floorShareShared : targets.floorShareSqlite;
+}
 
 /** The rows of the table: each figure of each system, beside its target, PASS or MISS. */
 export function buildReportRows(results: BenchResults): ReportRow[] {
@@ -51,24 +64,28 @@ export function buildReportRows(results: BenchResults): ReportRow[] {
     const result = results.throughput.get(label);
     if (!result) continue;
     const share = result.requestsPerSecond / floorRps;
+    const shareTarget = floorShareTarget(label);
     rows.push({
       figure: throughputFigure,
       system: label,
       value: `${format(result.requestsPerSecond, 0)}${isJudged(label) ? ` (${format(share * 100, 0)}% of floor)` : ''}`,
-      target: isJudged(label) ? `>= ${targets.floorShare * 100}% of floor` : '',
-      result: isJudged(label) ? verdict(share >= targets.floorShare) : '',
+      target: isJudged(label) ? `>= ${shareTarget * 100}% of floor` : '',
+      result: isJudged(label) ? verdict(share >= shareTarget) : '',
       failed: String(result.failedCount),
     });
   }
+  addThroughputRssRows(rows, results);
   addLatencyRows(rows, results, {
     figure: 'Added latency p50 / p99, c=1, zero-delay upstream',
     latencies: results.latencySingle,
     targetP99Ms: targets.addedLatencyP99Ms,
+    targetP50Ms: targets.addedLatencyP50Ms,
   });
   addLatencyRows(rows, results, {
     figure: `Added latency p50 / p99, c=${results.concurrency}, 20 ms upstream`,
     latencies: results.latencyConcurrent,
     targetP99Ms: undefined,
+    targetP50Ms: undefined,
   });
   addStreamRows(rows, results, { streams: results.streamsSingle, concurrency: 1, isJudged: true });
   addStreamRows(rows, results, {
@@ -86,7 +103,12 @@ export function buildReportRows(results: BenchResults): ReportRow[] {
 function addLatencyRows(
   rows: ReportRow[],
   results: BenchResults,
-  input: { figure: string; latencies: Map<string, LatencyResult>; targetP99Ms: number | undefined },
+  input: {
+    figure: string;
+    latencies: Map<string, LatencyResult>;
+    targetP99Ms: number | undefined;
+    targetP50Ms: number | undefined;
+  },
 ): void {
   const upstream = input.latencies.get(results.upstreamLabel);
   if (!upstream) return;
@@ -101,14 +123,16 @@ function addLatencyRows(
   for (const label of [results.floorLabel, ...results.gatewayLabels]) {
     const result = input.latencies.get(label);
     if (!result) continue;
+    const addedP50Ms = result.p50Ms - upstream.p50Ms;
     const addedP99Ms = result.p99Ms - upstream.p99Ms;
-    const isJudged = results.gatewayLabels.includes(label) && input.targetP99Ms !== undefined;
+    const { targetP50Ms, targetP99Ms } = input;
+    const isJudged = results.gatewayLabels.includes(label) && targetP99Ms !== undefined && targetP50Ms !== undefined;
     rows.push({
       figure: input.figure,
       system: label,
-      value: `${signed(result.p50Ms - upstream.p50Ms, 3)} / ${signed(addedP99Ms, 3)} ms`,
-      target: isJudged ? `p99 <= +${input.targetP99Ms} ms` : '(reported)',
-      result: isJudged ? verdict(addedP99Ms <= (input.targetP99Ms ?? 0)) : '',
+      value: `${signed(addedP50Ms, 3)} / ${signed(addedP99Ms, 3)} ms`,
+      target: isJudged ? `p50 <= +${targetP50Ms} ms, p99 <= +${targetP99Ms} ms` : '(reported)',
+      result: isJudged ? verdict(addedP50Ms <= targetP50Ms && addedP99Ms <= targetP99Ms) : '',
       failed: String(result.failedCount),
     });
   }
@@ -181,6 +205,21 @@ function addStreamRows(
     });
   }
   rows.push(...gapRows, ...endRows);
+}
+
+function addThroughputRssRows(rows: ReportRow[], results: BenchResults): void {
+  for (const label of results.gatewayLabels) {
+    const peakRssMb = results.throughput.get(label)?.peakRssMb;
+    if (peakRssMb === undefined) continue;
+    rows.push({
+      figure: `RSS peak during the c=${results.concurrency} throughput run`,
+      system: label,
+      value: `${format(peakRssMb, 0)} MB`,
+      target: `<= ${targets.throughputRssMb} MB`,
+      result: verdict(peakRssMb <= targets.throughputRssMb),
+      failed: '',
+    });
+  }
 }
 
 function addMemoryRows(rows: ReportRow[], results: BenchResults): void {
