@@ -41,9 +41,8 @@ export const operatorRouteSchema = z.object({
   idle_timeout_ms: z.number().int().nullable(),
   /** Account ids the route is reserved for; empty: every account. */
   reserved_for: z.array(z.string()),
-  api_version: z.string().nullable(),
-  vertex_project: z.string().nullable(),
-  vertex_location: z.string().nullable(),
+  /** The vendor's own settings: Azure OpenAI's `api_version`, Vertex AI's `vertex_project` and `vertex_location`. */
+  options: z.record(z.string(), z.string()),
   health: routeHealthSchema,
 });
 export type OperatorRoute = z.infer<typeof operatorRouteSchema>;
@@ -62,9 +61,11 @@ const routeSettingsShape = {
   first_byte_timeout_ms: z.number().int().nullable().optional(),
   idle_timeout_ms: z.number().int().nullable().optional(),
   reserved_for: z.array(z.string().min(1).max(100)).max(1000).nullable().optional(),
-  api_version: z.string().max(40).nullable().optional(),
-  vertex_project: z.string().max(100).nullable().optional(),
-  vertex_location: z.string().max(60).nullable().optional(),
+  /**
+   * The vendor's own settings by name, checked by the vendor's schema (a name another vendor owns, or no vendor, is
+   * refused); null removes one, names not given stay as they are.
+   */
+  options: z.record(z.string().min(1).max(40), z.string().max(200).nullable()).optional(),
 };
 
 /** `POST /api/operator/routes`. `api_key` is the vendor credential: sealed with the master key, never shown again. */

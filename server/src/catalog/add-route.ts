@@ -50,7 +50,7 @@ export async function addRoute(deps: AddRouteDeps, input: AddRouteInput): Promis
     enabled: 1,
     is_sandbox: 0,
     created_at: deps.clock.nowMs(),
-    ...convertRouteSettings(input),
+    ...convertRouteSettings(input, null),
   };
   await checkRouteRow(deps, row);
   await insertRoute(deps.db, row);

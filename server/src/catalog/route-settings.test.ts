@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { InvalidRequestError } from '../errors/invalid-request-error.ts';
-import { checkRouteOptions } from './route-settings.ts';
+import { checkRouteOptions, convertRouteSettings, readRouteOptions } from './route-settings.ts';
 
 const refusal = (message: RegExp, param: string) => (error: unknown) => {
   assert.ok(error instanceof InvalidRequestError, String(error));
@@ -46,5 +46,19 @@ describe("a route's vendor options, checked by the vendor's schema", () => {
       () => checkRouteOptions('vertex', { vertex_project: 'acme-prod-1' }),
       refusal(/needs its location/, 'vertex_location'),
     );
+  });
+});
+
+describe("a route's vendor options, stored as one field", () => {
+  it('merges the given options into the stored ones: set, trimmed, removed by null or blank, others kept', () => {
+    const stored = JSON.stringify({ vertex_project: 'acme-prod-1', vertex_location: 'us-central1' });
+    const changed = convertRouteSettings({ options: { vertex_location: ' europe-west4 ' } }, stored);
+    assert.deepEqual(readRouteOptions(changed.vendor_options ?? null), {
+      vertex_project: 'acme-prod-1',
+      vertex_location: 'europe-west4',
+    });
+    const cleared = convertRouteSettings({ options: { vertex_project: null, vertex_location: '' } }, stored);
+    assert.equal(cleared.vendor_options, null, 'no options left: the field is null');
+    assert.equal(convertRouteSettings({ weight: 2 }, stored).vendor_options, undefined, 'not given: left as is');
   });
 });

@@ -21,9 +21,8 @@ export type RouteSettingsInput = {
   firstByteTimeoutMs?: number | null;
   idleTimeoutMs?: number | null;
   reservedForUserIds?: readonly string[] | null;
-  apiVersion?: string | null;
-  vertexProject?: string | null;
-  vertexLocation?: string | null;
+  /** The vendor's own settings by name; a null value removes that setting, an absent one leaves it as is. */
+  options?: Readonly<Partial<Record<RouteOptionName, string | null>>>;
 };
 
 /** The columns the settings fill. */
@@ -39,9 +38,7 @@ export type RouteSettingColumns = Partial<
     | 'first_byte_timeout_ms'
     | 'idle_timeout_ms'
     | 'reserved_for_user_ids'
-    | 'api_version'
-    | 'vertex_project'
-    | 'vertex_location'
+    | 'vendor_options'
   >
 >;
 
@@ -58,8 +55,11 @@ const integerSettings = {
   idleTimeoutMs: { min: 100, max: 3_600_000, param: 'idle_timeout_ms', what: 'The idle timeout' },
 } as const satisfies Record<string, Bounds>;
 
-/** Checks each given setting on its own and turns it into column values. */
-export function convertRouteSettings(input: RouteSettingsInput): RouteSettingColumns {
+/**
+ * Checks each given setting on its own and turns it into column values; the vendor options given are merged into
+ * the route's stored ones (`storedOptions`, null for a new route).
+ */
+export function convertRouteSettings(input: RouteSettingsInput, storedOptions: string | null): RouteSettingColumns {
   const changes: RouteSettingColumns = {};
   if (input.priority !== undefined) changes.priority = checkInteger(input.priority, integerSettings.priority);
   if (input.weight !== undefined) changes.weight = checkInteger(input.weight, integerSettings.weight);
@@ -86,19 +86,38 @@ export function convertRouteSettings(input: RouteSettingsInput): RouteSettingCol
     const ids = [...new Set((input.reservedForUserIds ?? []).map((id) => id.trim()).filter((id) => id !== ''))];
     changes.reserved_for_user_ids = ids.length === 0 ? null : ids.join('\n');
   }
-  if (input.apiVersion !== undefined) changes.api_version = input.apiVersion?.trim() || null;
-  if (input.vertexProject !== undefined) changes.vertex_project = input.vertexProject?.trim() || null;
-  if (input.vertexLocation !== undefined) changes.vertex_location = input.vertexLocation?.trim() || null;
+  if (input.options !== undefined) changes.vendor_options = mergeRouteOptions(storedOptions, input.options);
   return changes;
+}
+
+/** The stored options with the given ones set (trimmed) or removed (null or blank), as the JSON the column holds. */
+function mergeRouteOptions(
+  storedOptions: string | null,
+  changes: Readonly<Partial<Record<RouteOptionName, string | null>>>,
+): string | null {
+  const merged: Partial<Record<RouteOptionName, string>> = { ...readRouteOptions(storedOptions) };
+  for (const [name, value] of Object.entries(changes) as [RouteOptionName, string | null | undefined][]) {
+    if (value === undefined) continue;
+    const trimmed = value?.trim() ?? '';
+    if (trimmed === '') delete merged[name];
+    else merged[name] = trimmed;
+  }
+  return Object.keys(merged).length === 0 ? null : JSON.stringify(merged);
+}
+
+/** A route's stored vendor options; they were checked against the vendor's schema when written. */
+export function readRouteOptions(stored: string | null): RouteOptions {
+  if (stored === null) return {};
+  const parsed: unknown = JSON.parse(stored);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
+  return Object.fromEntries(
+    Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }
 
 /** The rules across fields, on the route as it will be stored: the vendor's own options, reserved accounts. */
 export async function checkRouteRow(deps: { db: Database }, row: NewRouteRow): Promise<void> {
-  checkRouteOptions(row.provider, {
-    ...(row.api_version == null ? {} : { api_version: row.api_version }),
-    ...(row.vertex_project == null ? {} : { vertex_project: row.vertex_project }),
-    ...(row.vertex_location == null ? {} : { vertex_location: row.vertex_location }),
-  });
+  checkRouteOptions(row.provider, readRouteOptions(row.vendor_options ?? null));
   for (const userId of (row.reserved_for_user_ids ?? '').split('\n').filter((id) => id !== '')) {
     if (!(await findUserById(deps.db, userId))) {
       throw new InvalidRequestError(`No account has the id "${userId}".`, { param: 'reserved_for' });

@@ -7,8 +7,10 @@ import type { RouteRow } from '../db/schema.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
 import { isProviderId, type ProviderId } from '../providers/provider-id.ts';
 import type { UpstreamTimeouts } from '../providers/shared/upstream-timeouts.ts';
+import type { RouteOptions } from '../providers/vendor-definition.ts';
 import type { PriceList } from './price-list.ts';
 import { providerEndpoints } from './provider-endpoints.ts';
+import { readRouteOptions } from './route-settings.ts';
 
 /** One way to reach a model upstream. The credential is decrypted in memory only. */
 export type Route = {
@@ -31,8 +33,8 @@ export type Route = {
   timeouts?: Partial<UpstreamTimeouts>;
   /** The accounts this route is reserved for (a dedicated channel); absent: every account. */
   reservedForUserIds?: readonly string[];
-  /** Azure OpenAI's api-version. */
-  apiVersion?: string;
+  /** The vendor's own settings (Azure's api-version, Vertex's project and location), checked when stored. */
+  vendorOptions?: RouteOptions;
 };
 
 export type RouteTable = {
@@ -132,7 +134,7 @@ function convertRouteRow(row: RouteRow, input: { provider: ProviderId; credentia
     id: row.id,
     modelId: row.model_id,
     provider: input.provider,
-    baseUrl: composeBaseUrl(row),
+    baseUrl: row.base_url,
     credential: input.credential,
     upstreamModel: row.upstream_model,
     priority: row.priority,
@@ -143,16 +145,8 @@ function convertRouteRow(row: RouteRow, input: { provider: ProviderId; credentia
     ...(row.max_concurrency === null ? {} : { maxConcurrency: row.max_concurrency }),
     ...(Object.keys(timeouts).length === 0 ? {} : { timeouts }),
     ...(reservedForUserIds.length === 0 ? {} : { reservedForUserIds }),
-    ...(row.api_version === null ? {} : { apiVersion: row.api_version }),
+    ...(row.vendor_options === null ? {} : { vendorOptions: readRouteOptions(row.vendor_options) }),
   };
-}
-
-/** A Vertex AI route's calls go under its project and location; the adapter appends the model and method. */
-function composeBaseUrl(row: RouteRow): string {
-  if (row.provider !== 'vertex' || row.vertex_project === null || row.vertex_location === null) return row.base_url;
-  const project = encodeURIComponent(row.vertex_project);
-  const location = encodeURIComponent(row.vertex_location);
-  return `${row.base_url}/v1/projects/${project}/locations/${location}`;
 }
 
 function seedRoute(input: {

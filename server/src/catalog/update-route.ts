@@ -30,7 +30,10 @@ export async function updateRoute(
   const existing = await findRoute(deps.db, input.routeId);
   if (!existing) throw new NotFoundError(`No route has the id "${input.routeId}".`, { param: 'id' });
   const { update } = input;
-  const changes: Partial<NewRouteRow> = { ...convertRouteSettings(update), updated_at: deps.clock.nowMs() };
+  const changes: Partial<NewRouteRow> = {
+    ...convertRouteSettings(update, existing.vendor_options),
+    updated_at: deps.clock.nowMs(),
+  };
   if (update.baseUrl !== undefined) {
     await checkUpstreamUrl(update.baseUrl, { allowPrivateUpstreams: input.allowPrivateUpstreams });
     changes.base_url = update.baseUrl.replace(/\/+$/, '');

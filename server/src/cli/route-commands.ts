@@ -1,5 +1,5 @@
 import { addRoute } from '../catalog/add-route.ts';
-import type { RouteSettingsInput } from '../catalog/route-settings.ts';
+import { readRouteOptions, type RouteSettingsInput } from '../catalog/route-settings.ts';
 import { updateRoute } from '../catalog/update-route.ts';
 import { listRoutes } from '../db/routes.ts';
 import type { RouteRow } from '../db/schema.ts';
@@ -137,9 +137,19 @@ function readSettings(options: SettingValues): RouteSettingsInput {
   if (reserved !== undefined) {
     settings.reservedForUserIds = reserved === 'none' ? null : reserved.split(',').map((id) => id.trim());
   }
-  assign('apiVersion', text('api-version'));
-  assign('vertexProject', text('vertex-project'));
-  assign('vertexLocation', text('vertex-location'));
+  const vendorOptions = Object.fromEntries(
+    (
+      [
+        ['api_version', 'api-version'],
+        ['vertex_project', 'vertex-project'],
+        ['vertex_location', 'vertex-location'],
+      ] as const
+    ).flatMap(([name, flag]) => {
+      const value = text(flag);
+      return value === undefined ? [] : [[name, value]];
+    }),
+  );
+  if (Object.keys(vendorOptions).length > 0) settings.options = vendorOptions;
   return settings;
 }
 
@@ -160,9 +170,7 @@ function describeRoute(route: RouteRow): string {
     ...optional('first_byte_timeout_ms', route.first_byte_timeout_ms),
     ...optional('idle_timeout_ms', route.idle_timeout_ms),
     ...optional('reserved_for', route.reserved_for_user_ids?.split('\n').join(',') ?? null),
-    ...optional('api_version', route.api_version),
-    ...optional('vertex_project', route.vertex_project),
-    ...optional('vertex_location', route.vertex_location),
+    ...Object.entries(readRouteOptions(route.vendor_options)).map(([name, value]) => `${name}=${value}`),
     route.enabled ? 'enabled' : 'disabled',
     route.credential_ciphertext ? 'credential=set' : 'credential=none',
   ].join('  ');

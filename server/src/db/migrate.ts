@@ -11,6 +11,7 @@ import * as imagePriceTierSeeds from './migrations/0009-image-price-tier-seeds.t
 import * as instanceSettings from './migrations/0010-instance-settings.ts';
 import * as balanceVersions from './migrations/0011-balance-versions.ts';
 import * as disabledImplicitRoutes from './migrations/0015-disabled-implicit-routes.ts';
+import * as routeVendorOptions from './migrations/0016-route-vendor-options.ts';
 import * as topUpOrders from './migrations/0020-top-up-orders.ts';
 
 /** Forward-only migrations, in order. Written with Kysely's schema builder so one file serves SQLite and PostgreSQL. */
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '0010-instance-settings': instanceSettings,
   '0011-balance-versions': balanceVersions,
   '0015-disabled-implicit-routes': disabledImplicitRoutes,
+  '0016-route-vendor-options': routeVendorOptions,
   '0020-top-up-orders': topUpOrders,
 };
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { Kysely } from 'kysely';
 import { createTestDatabase, databaseKinds, type TestDatabase } from '../../test/support/test-databases.ts';
 import { openDatabase, type DatabaseHandle } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
@@ -63,7 +64,7 @@ for (const kind of databaseKinds) {
       assert.equal(route?.max_concurrency, null);
       assert.equal(route?.first_byte_timeout_ms, null);
       assert.equal(route?.reserved_for_user_ids, null);
-      assert.equal(route?.api_version, null);
+      assert.equal(route?.vendor_options, null);
     });
 
     test('the settings of migration 0004 are stored and read back as numbers and text', async () => {
@@ -79,7 +80,7 @@ for (const kind of databaseKinds) {
         first_byte_timeout_ms: 30_000,
         idle_timeout_ms: 60_000,
         reserved_for_user_ids: 'usr_a\nusr_b',
-        api_version: '2024-10-21',
+        vendor_options: '{"api_version":"2024-10-21"}',
       });
       const route = await findRoute(handle.db, 'rte_full');
       assert.equal(route?.input_cost_micros, 2_500_000_000);
@@ -88,7 +89,7 @@ for (const kind of databaseKinds) {
       assert.equal(route?.connect_timeout_ms, 2_000);
       assert.equal(route?.idle_timeout_ms, 60_000);
       assert.equal(route?.reserved_for_user_ids, 'usr_a\nusr_b');
-      assert.equal(route?.api_version, '2024-10-21');
+      assert.equal(route?.vendor_options, '{"api_version":"2024-10-21"}');
       assert.deepEqual(
         (await listRoutes(handle.db)).map((row) => row.id),
         ['rte_full', 'rte_plain'],
@@ -100,7 +101,7 @@ for (const kind of databaseKinds) {
       assert.equal(
         await updateRoute(handle.db, {
           routeId: 'rte_full',
-          changes: { weight: 7, max_concurrency: null, vertex_project: null, updated_at: 99 },
+          changes: { weight: 7, max_concurrency: null, vendor_options: null, updated_at: 99 },
         }),
         true,
       );
@@ -111,6 +112,39 @@ for (const kind of databaseKinds) {
       assert.equal(route?.updated_at, 99);
       assert.equal(await updateRoute(handle.db, { routeId: 'rte_missing', changes: { weight: 1 } }), false);
       assert.equal(await updateRoute(handle.db, { routeId: 'rte_full', changes: {} }), true);
+    });
+
+    test('migration 0016 moves the three vendor columns of existing routes into one vendor_options field', async () => {
+      // Put the table back as it was before 0016 (three columns, no vendor_options) with two routes holding values,
+      // forget that 0016 ran, and run the migrations again.
+      const db = handle.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+      await db.schema.alterTable('routes').dropColumn('vendor_options').execute();
+      for (const column of ['api_version', 'vertex_project', 'vertex_location']) {
+        await db.schema.alterTable('routes').addColumn(column, 'text').execute();
+      }
+      await db.updateTable('routes').set({ api_version: '2025-01-01-preview' }).where('id', '=', 'rte_full').execute();
+      await insertRoute(handle.db, { ...baseRoute, id: 'rte_vertex', provider: 'vertex' });
+      await db
+        .updateTable('routes')
+        .set({ vertex_project: 'acme-prod-1', vertex_location: 'europe-west4' })
+        .where('id', '=', 'rte_vertex')
+        .execute();
+      await db.deleteFrom('kysely_migration').where('name', '=', '0016-route-vendor-options').execute();
+      assert.deepEqual(await migrateToLatest(handle.db), ['0016-route-vendor-options']);
+      assert.deepEqual(JSON.parse((await findRoute(handle.db, 'rte_full'))?.vendor_options ?? 'null'), {
+        api_version: '2025-01-01-preview',
+      });
+      assert.deepEqual(JSON.parse((await findRoute(handle.db, 'rte_vertex'))?.vendor_options ?? 'null'), {
+        vertex_project: 'acme-prod-1',
+        vertex_location: 'europe-west4',
+      });
+      assert.equal((await findRoute(handle.db, 'rte_plain'))?.vendor_options, null);
+      const columns = (await handle.db.introspection.getTables()).find((table) => table.name === 'routes')?.columns;
+      assert.deepEqual(
+        columns?.map((column) => column.name).filter((name) => /api_version|vertex_/.test(name)),
+        [],
+        'the three old columns are gone',
+      );
     });
 
     test('disabling and enabling a route', async () => {

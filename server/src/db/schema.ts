@@ -94,11 +94,11 @@ export type RoutesTable = {
   idle_timeout_ms: number | null;
   /** Newline-separated user ids the route is reserved for (a dedicated channel), or null for every account. */
   reserved_for_user_ids: string | null;
-  /** Azure OpenAI: the `api-version` query parameter. */
-  api_version: string | null;
-  /** Google Vertex AI: the Cloud project and location (region) of the endpoint. */
-  vertex_project: string | null;
-  vertex_location: string | null;
+  /**
+   * The vendor's own settings as a JSON object checked by its schema (`routeOptions` in the vendor's definition):
+   * Azure OpenAI's `api_version`, Vertex AI's `vertex_project` and `vertex_location`. Null: none.
+   */
+  vendor_options: string | null;
   updated_at: number | null;
 };
 

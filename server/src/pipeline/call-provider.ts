@@ -96,7 +96,7 @@ async function callRoute(
       credential: route.credential,
       upstreamModel: route.upstreamModel,
       defaultMaxOutputTokens: input.model.maxOutputTokens,
-      ...(route.apiVersion === undefined ? {} : { apiVersion: route.apiVersion }),
+      ...(route.vendorOptions === undefined ? {} : { options: route.vendorOptions }),
     },
     isStreaming: input.isStreaming,
   });

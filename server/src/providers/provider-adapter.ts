@@ -1,6 +1,7 @@
 import type { ChatRequest } from '../openai-api/chat-request.ts';
 import type { ChatChunk, ChatCompletion } from '../openai-api/chat-completion.ts';
 import type { ProviderId } from './provider-id.ts';
+import type { RouteOptions } from './vendor-definition.ts';
 
 /** Where one route sends a request: filled from the route row, the credential already decrypted. */
 export type UpstreamTarget = {
@@ -14,8 +15,8 @@ export type UpstreamTarget = {
    * `max_tokens`) use it when the client sets none.
    */
   defaultMaxOutputTokens?: number;
-  /** Azure OpenAI: the `api-version` query parameter of every call (the adapter has a default). */
-  apiVersion?: string;
+  /** The route's vendor-specific settings (Azure's api-version, Vertex's project and location), already checked. */
+  options?: RouteOptions;
 };
 
 /** A fully built upstream HTTP call; `providers/shared/post-json.ts` sends it. */

@@ -5,7 +5,7 @@ import type { ProviderAdapter } from './provider-adapter.ts';
 /** The image APIs the gateway speaks; a vendor lists the ones its routes serve. */
 export type ImageApi = 'openai' | 'gemini-image' | 'imagen' | 'bfl';
 
-/** The vendor-specific settings a route may carry, by their operator-API parameter name (stored one column each). */
+/** The vendor-specific settings a route may carry, by their operator-API name (stored together, as one JSON field). */
 export type RouteOptionName = 'api_version' | 'vertex_project' | 'vertex_location';
 export type RouteOptions = Readonly<Partial<Record<RouteOptionName, string>>>;
 

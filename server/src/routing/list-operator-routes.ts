@@ -1,4 +1,5 @@
 import type { OperatorRoute, RouteHealth } from '../../../contract/operator-routes.ts';
+import { readRouteOptions } from '../catalog/route-settings.ts';
 import type { Route, RouteTable } from '../catalog/route-table.ts';
 import type { Database } from '../db/database.ts';
 import { findRoute, listRoutes } from '../db/routes.ts';
@@ -57,9 +58,7 @@ function toOperatorRoute(deps: ListOperatorRoutesDeps, row: RouteRow): OperatorR
     first_byte_timeout_ms: row.first_byte_timeout_ms,
     idle_timeout_ms: row.idle_timeout_ms,
     reserved_for: (row.reserved_for_user_ids ?? '').split('\n').filter((id) => id !== ''),
-    api_version: row.api_version,
-    vertex_project: row.vertex_project,
-    vertex_location: row.vertex_location,
+    options: readRouteOptions(row.vendor_options),
     health: toHealth(
       deps.routing.viewOf(maxConcurrency === undefined ? { id: row.id } : { id: row.id, maxConcurrency }),
     ),
@@ -85,9 +84,7 @@ function toImplicitRoute(deps: ListOperatorRoutesDeps, route: Route, state: { is
     first_byte_timeout_ms: null,
     idle_timeout_ms: null,
     reserved_for: [],
-    api_version: null,
-    vertex_project: null,
-    vertex_location: null,
+    options: {},
     health: toHealth(deps.routing.viewOf({ id: route.id })),
   };
 }

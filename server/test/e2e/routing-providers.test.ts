@@ -18,7 +18,7 @@ describe('Azure OpenAI and Vertex AI routes', () => {
       provider: 'azure',
       base_url: `${fixture.simulatorUrl}/azure`,
       upstream_model: 'prod-gpt4o',
-      api_version: '2025-01-01-preview',
+      options: { api_version: '2025-01-01-preview' },
     });
     const completion = await fixture.client.chat.completions.create({ model: 'gpt-4o', messages: ask });
     assert.equal(completion.model, 'gpt-4o');
@@ -70,10 +70,9 @@ describe('Azure OpenAI and Vertex AI routes', () => {
       provider: 'vertex',
       base_url: `${fixture.simulatorUrl}/vertex`,
       api_key: 'ya29.simulated-access-token',
-      vertex_project: 'acme-prod-1',
-      vertex_location: 'europe-west4',
+      options: { vertex_project: 'acme-prod-1', vertex_location: 'europe-west4' },
     });
-    assert.equal(route.vertex_location, 'europe-west4');
+    assert.deepEqual(route.options, { vertex_project: 'acme-prod-1', vertex_location: 'europe-west4' });
     const completion = await fixture.client.chat.completions.create({ model: 'gemini-2.5-flash', messages: ask });
     assert.equal(completion.model, 'gemini-2.5-flash');
     assert.ok(completion.choices[0]?.message.content);
@@ -96,8 +95,7 @@ describe('Azure OpenAI and Vertex AI routes', () => {
       priority: 1,
       base_url: `${fixture.simulatorUrl}/vertex`,
       api_key: 'invalid-expired-token',
-      vertex_project: 'acme-prod-1',
-      vertex_location: 'us-central1',
+      options: { vertex_project: 'acme-prod-1', vertex_location: 'us-central1' },
     });
     const direct = await fixture.addRoute({
       model,
@@ -120,7 +118,7 @@ describe('Azure OpenAI and Vertex AI routes', () => {
         model: 'gpt-4o',
         provider: 'azure',
         base_url: `${fixture.simulatorUrl}/azure`,
-        api_version: 'latest',
+        options: { api_version: 'latest' },
       })
       .then(
         () => undefined,

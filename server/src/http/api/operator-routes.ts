@@ -83,8 +83,6 @@ function toSettings(body: CreateRouteRequest | UpdateRouteRequest): RouteSetting
   if (body.first_byte_timeout_ms !== undefined) settings.firstByteTimeoutMs = body.first_byte_timeout_ms;
   if (body.idle_timeout_ms !== undefined) settings.idleTimeoutMs = body.idle_timeout_ms;
   if (body.reserved_for !== undefined) settings.reservedForUserIds = body.reserved_for;
-  if (body.api_version !== undefined) settings.apiVersion = body.api_version;
-  if (body.vertex_project !== undefined) settings.vertexProject = body.vertex_project;
-  if (body.vertex_location !== undefined) settings.vertexLocation = body.vertex_location;
+  if (body.options !== undefined) settings.options = body.options;
   return settings;
 }

@@ -31,6 +31,6 @@ export const azureAdapter: ProviderAdapter = {
 
 function buildDeploymentUrl(target: UpstreamTarget): string {
   const deployment = encodeURIComponent(target.upstreamModel);
-  const query = new URLSearchParams({ 'api-version': target.apiVersion ?? defaultAzureApiVersion });
+  const query = new URLSearchParams({ 'api-version': target.options?.api_version ?? defaultAzureApiVersion });
   return joinUrl(target.baseUrl, `openai/deployments/${deployment}/chat/completions?${query.toString()}`);
 }

@@ -12,7 +12,7 @@ describe('Azure OpenAI adapter', () => {
   it('posts to the deployment URL with the api-version and the key in the api-key header', () => {
     const built = azureAdapter.buildRequest({
       request,
-      target: { ...target, apiVersion: '2025-01-01-preview' },
+      target: { ...target, options: { api_version: '2025-01-01-preview' } },
       isStreaming: true,
     });
     assert.equal(

@@ -25,6 +25,20 @@ describe('Vertex AI adapter', () => {
     assert.equal(body.contents[0]?.role, 'user', 'Vertex requires a role on every content');
   });
 
+  it("composes the location root from the route's endpoint and its project and location options", () => {
+    const built = vertexAdapter.buildRequest({
+      request,
+      target: {
+        baseUrl: 'https://europe-west4-aiplatform.googleapis.com',
+        credential: 'ya29.token',
+        upstreamModel: 'gemini-2.5-flash',
+        options: { vertex_project: 'acme-prod', vertex_location: 'europe-west4' },
+      },
+      isStreaming: false,
+    });
+    assert.equal(built.url, `${root}/publishers/google/models/gemini-2.5-flash:generateContent`);
+  });
+
   it('reads Vertex answers, streams and usage like Gemini answers', async () => {
     const completion = parseResponseFixture(vertexAdapter, fixture('text.json'));
     assert.equal(completion.choices[0]?.message.content, 'Hello! How can I help you today?');
