@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Database } from '../db/database.ts';
 import type { NewRouteRow, RoutesTable } from '../db/schema.ts';
 import { findUserById } from '../db/users.ts';
@@ -105,14 +106,14 @@ function mergeRouteOptions(
   return Object.keys(merged).length === 0 ? null : JSON.stringify(merged);
 }
 
-/** A route's stored vendor options; they were checked against the vendor's schema when written. */
+const storedOptionsSchema = z.record(z.string(), z.string());
+
+/** A route's stored vendor options: our own column, written by `convertRouteSettings`, still checked on the way in. */
 export function readRouteOptions(stored: string | null): RouteOptions {
   if (stored === null) return {};
-  const parsed: unknown = JSON.parse(stored);
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
-  return Object.fromEntries(
-    Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
-  );
+  // eslint-disable-next-line no-restricted-properties -- our own column; the schema checks what it holds
+  const parsed = storedOptionsSchema.safeParse(JSON.parse(stored));
+  return parsed.success ? parsed.data : {};
 }
 
 /** The rules across fields, on the route as it will be stored: the vendor's own options, reserved accounts. */
