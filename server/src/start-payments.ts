@@ -56,6 +56,7 @@ export async function startPayments(input: {
   // once the gateway listens (they notify its own address).
   const paymentProviders = createPaymentProviders(
     settings.isSandbox ? [] : buildLivePaymentProviders(settings, { http: paymentHttp, clock: systemClock }),
+    settings.methodProviders,
   );
   for (const provider of paymentProviders.list) {
     logger.info(
