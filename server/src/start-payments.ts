@@ -23,6 +23,8 @@ export type RunningPayments = {
   topUps: TopUpSettings;
   isPaymentSandbox: boolean;
   topUpReturnUrl: string;
+  /** Each provider's notifications go to `<webhookBaseUrl>/<provider id>` (shown in the operator console). */
+  webhookBaseUrl: string;
   onBalancesChanged: () => Promise<void>;
   /** Stops the FX refresh and reconciliation schedules (waiting for a pass under way) and the CBR simulator. */
   stop: () => Promise<void>;
@@ -91,6 +93,7 @@ export async function startPayments(input: {
     topUps: { minimumMinorUnits: settings.minimumMinorUnits, orderTtlMs: settings.orderTtlMs },
     isPaymentSandbox: settings.isSandbox,
     topUpReturnUrl: `${config.publicBaseUrl}/billing/return`,
+    webhookBaseUrl: `${config.publicBaseUrl}/webhooks`,
     onBalancesChanged,
     stop: async () => {
       await fxRefresh.stop();
