@@ -57,6 +57,16 @@ async function readBalanceMicros(): Promise<number> {
   return Math.round(balance.balance_usd * 1_000_000);
 }
 
+/** The customer's balance in micro-USD, from the database (the operator's session cannot read it as the customer). */
+async function readCustomerBalanceMicros(): Promise<number> {
+  const row = await db()
+    .selectFrom('users')
+    .select('balance_micros')
+    .where('email', '=', email)
+    .executeTakeFirstOrThrow();
+  return Number(row.balance_micros);
+}
+
 async function readOrder(id: string): Promise<TopUpOrderView> {
   return page.evaluate(
     async (orderId) => (await fetch(`/api/top-ups/${orderId}`)).json() as Promise<TopUpOrderView>,
@@ -180,4 +190,75 @@ test('a declined payment comes back as failed and changes nothing', async () => 
     browser.pageErrors.filter((line) => line.startsWith(baseUrl)),
     [`${baseUrl}/dashboard: console: Failed to load resource: the server responded with a status of 400 (Bad Request)`],
   );
+});
+
+test('the operator console lists the payments, shows the webhook URLs, refunds one and marks the declined one paid', async () => {
+  const operatorEmail = 'top-up-operator@example.com';
+  await gateway.createUserWithKey({ role: 'admin', email: operatorEmail });
+  await browser.context.clearCookies();
+  const login = await browser.context.request.post(`${baseUrl}/api/auth/login`, {
+    data: { email: operatorEmail, password },
+  });
+  assert.equal(login.status(), 200, await login.text());
+  await page.goto(`${baseUrl}/operator`);
+  await page.getByRole('tab', { name: 'Payments' }).click();
+  const panel = page.locator('[data-panel="payments"]');
+  const webhooks = panel.locator('[data-payment-webhooks] [data-provider]');
+  await webhooks.first().waitFor();
+  const urls = await webhooks.locator('[data-field="url"]').allTextContents();
+  assert.deepEqual(
+    urls.sort(),
+    ['cloudpayments', 'stripe', 'yookassa'].map((id) => `${baseUrl}/webhooks/${id}`),
+  );
+
+  const filters = panel.getByRole('form', { name: 'Filters' });
+  await filters.getByLabel('Method').selectOption('card_usd');
+  await filters.getByRole('button', { name: 'Apply' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-payments] > li').length === 1);
+  const usdOrder = await db()
+    .selectFrom('top_up_orders')
+    .select(['id', 'credit_micros'])
+    .where('method', '=', 'card_usd')
+    .executeTakeFirstOrThrow();
+  const usdRow = panel.locator(`[data-payment-id="${usdOrder.id}"]`);
+  assert.equal(await usdRow.getAttribute('data-status'), 'succeeded');
+  const beforeRefund = await readCustomerBalanceMicros();
+  await usdRow.getByRole('button', { name: 'History' }).click();
+  const refund = usdRow.getByRole('form', { name: 'Refund' });
+  await refund.getByLabel(/^Amount, USD/).fill('2');
+  await refund.getByLabel('Reason (required)').fill('customer asked');
+  await refund.getByRole('button', { name: 'Confirm' }).click();
+  await usdRow.getByRole('status').filter({ hasText: 'Refunded through the provider' }).waitFor();
+  // 2 of the 5 USD paid take back 2/5 of the credit, rounded up (docs/payments.md, "Refunds and chargebacks").
+  const takenBack = Math.ceil((Number(usdOrder.credit_micros) * 200) / 500);
+  assert.equal(await readCustomerBalanceMicros(), beforeRefund - takenBack);
+  await panel.locator(`[data-payment-id="${usdOrder.id}"][data-status="partially_refunded"]`).waitFor();
+
+  await filters.getByLabel('Method').selectOption('');
+  await filters.getByLabel('Status').selectOption('canceled');
+  await filters.getByRole('button', { name: 'Apply' }).click();
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('[data-payments] > li')].every(
+      (row) => row.getAttribute('data-status') === 'canceled',
+    ),
+  );
+  const declinedId = (await panel.locator('[data-payments] > li').first().getAttribute('data-payment-id')) ?? '';
+  const declined = panel.locator(`[data-payment-id="${declinedId}"]`);
+  const declinedOrder = await db()
+    .selectFrom('top_up_orders')
+    .select('credit_micros')
+    .where('id', '=', declinedId)
+    .executeTakeFirstOrThrow();
+  const beforeMark = await readCustomerBalanceMicros();
+  await declined.getByRole('button', { name: 'History' }).click();
+  const mark = declined.getByRole('form', { name: 'Mark paid' });
+  await mark.getByRole('button', { name: 'Confirm' }).click();
+  assert.equal(await readCustomerBalanceMicros(), beforeMark, 'no reason, no credit (the form refuses to send)');
+  await mark.getByLabel('Reason (required)').fill('found in the YooKassa dashboard');
+  await mark.getByRole('button', { name: 'Confirm' }).click();
+  await declined.getByRole('status').filter({ hasText: 'Credited.' }).waitFor();
+  assert.equal(await readCustomerBalanceMicros(), beforeMark + Number(declinedOrder.credit_micros));
+  await declined.locator('[data-transitions]').filter({ hasText: 'found in the YooKassa dashboard' }).waitFor();
+  assert.equal(await declined.getAttribute('data-status'), 'succeeded');
+  await assertLedgerBalanced(db());
 });
