@@ -7,6 +7,7 @@ import type { TopUpOrderView } from '../../../contract/payments.ts';
 import { assertLedgerBalanced } from '../../../server/test/support/assert-ledger-balanced.ts';
 import { startTestGateway, type TestGateway } from '../../../server/test/support/start-test-gateway.ts';
 import { assertWebAppBuilt, launchBrowser, type TestBrowser } from './support/launch-browser.ts';
+import { readQrCode } from './support/read-qr-code.ts';
 import { usdText } from './support/usd-text.ts';
 
 /**
@@ -75,8 +76,8 @@ async function readOrder(id: string): Promise<TopUpOrderView> {
 }
 
 /** On the dashboard: picks the method, types the amount, waits for the quote and goes to the provider's page. */
-async function startTopUp(method: string, amount: string): Promise<{ quoteText: string }> {
-  await page.goto(`${baseUrl}/dashboard`);
+async function startTopUp(method: string, amount: string, siteUrl = baseUrl): Promise<{ quoteText: string }> {
+  await page.goto(`${siteUrl}/dashboard`);
   const panel = page.locator('[data-panel="top-up"]');
   await panel.locator(`[data-method="${method}"]`).click();
   await panel.getByLabel(/^Amount/).fill(amount);
@@ -120,7 +121,11 @@ for (const { method, amount, provider, paid } of [
     const balanceBefore = await readBalanceMicros();
     const { quoteText } = await startTopUp(method, amount);
     assert.match(quoteText, new RegExp(`You pay ${paid.replaceAll('.', '\\.')}`));
-    if (method === 'sbp') await page.locator('#sbp-link').waitFor();
+    if (method === 'sbp') {
+      const link = await page.locator('#sbp-link').getAttribute('href');
+      assert.ok(link);
+      assert.equal(await readQrCode(page.locator('#sbp-qr svg')), link, 'the QR code carries the SBP payment link');
+    }
     await page.locator('#pay').click();
     await page.waitForURL(/\/billing\/return\?order=/);
     const outcome = page.locator('[data-outcome="succeeded"]');
@@ -261,4 +266,35 @@ test('the operator console lists the payments, shows the webhook URLs, refunds o
   await declined.locator('[data-transitions]').filter({ hasText: 'found in the YooKassa dashboard' }).waitFor();
   assert.equal(await declined.getAttribute('data-status'), 'succeeded');
   await assertLedgerBalanced(db());
+});
+
+test('with PAYMENT_METHOD_PROVIDERS=card_rub=cloudpayments, a card payment in roubles goes through CloudPayments', async () => {
+  const port = await findFreePort();
+  const otherBaseUrl = `http://127.0.0.1:${port}`;
+  const other = await startTestGateway({
+    environment: {
+      PORT: String(port),
+      PUBLIC_BASE_URL: otherBaseUrl,
+      PAYMENT_METHOD_PROVIDERS: 'card_rub=cloudpayments',
+    },
+  });
+  try {
+    await browser.context.clearCookies();
+    const registered = await browser.context.request.post(`${otherBaseUrl}/api/auth/register`, {
+      data: { email: 'cloudpayments-customer@example.com', password },
+    });
+    assert.equal(registered.status(), 201, await registered.text());
+    await page.goto(`${otherBaseUrl}/dashboard`);
+    const balanceBefore = await readBalanceMicros();
+    await startTopUp('card_rub', '1000', otherBaseUrl);
+    await page.locator('#pay').click();
+    await page.waitForURL(/\/billing\/return\?order=/);
+    await page.locator('[data-outcome="succeeded"]').waitFor({ timeout: 20_000 });
+    const order = await readOrder(new URL(page.url()).searchParams.get('order') ?? '');
+    assert.equal(order.provider, 'cloudpayments');
+    assert.equal(await readBalanceMicros(), balanceBefore + Math.round(order.credit_usd * 1_000_000));
+    await assertLedgerBalanced(other.gateway.database.db);
+  } finally {
+    await other.close();
+  }
 });
