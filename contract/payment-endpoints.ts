@@ -4,6 +4,7 @@ import {
   operatorPaymentListSchema,
   operatorPaymentQuerySchema,
   operatorPaymentSchema,
+  paymentWebhookListSchema,
   refundTopUpRequestSchema,
   topUpListQuerySchema,
   topUpOrderListSchema,
@@ -110,5 +111,17 @@ export const paymentEndpoints = {
     body: { name: 'MarkTopUpPaidRequest', schema: markTopUpPaidRequestSchema },
     response: { status: 200, description: 'The payment, credited', json: operatorPayment },
     errors: { ...operatorErrors, '400': 'No reason given', '404': 'No such order', '409': 'Already credited' },
+  },
+  listPaymentWebhooks: {
+    method: 'get',
+    path: '/api/operator/payment-webhooks',
+    summary: 'The webhook URL to register with each running payment provider',
+    auth: 'operator',
+    response: {
+      status: 200,
+      description: 'One URL per provider',
+      json: { name: 'PaymentWebhookList', schema: paymentWebhookListSchema },
+    },
+    errors: operatorErrors,
   },
 } as const satisfies Record<string, ApiEndpoint>;

@@ -124,3 +124,17 @@ export type RefundTopUpRequest = z.infer<typeof refundTopUpRequestSchema>;
 /** `POST /api/operator/payments/{id}/mark-paid`: a payment found by hand; the reason goes into the ledger entry. */
 export const markTopUpPaidRequestSchema = z.object({ reason: z.string().trim().min(3).max(500) });
 export type MarkTopUpPaidRequest = z.infer<typeof markTopUpPaidRequestSchema>;
+
+/** `GET /api/operator/payment-webhooks`: the address to register with each running provider, and what it serves. */
+export const paymentWebhookListSchema = z.object({
+  data: z.array(
+    z.object({
+      provider: z.string(),
+      url: z.string(),
+      methods: z.array(paymentMethodSchema),
+      /** The provider is a simulator (sandbox mode): nothing to register. */
+      is_sandbox: z.boolean(),
+    }),
+  ),
+});
+export type PaymentWebhookList = z.infer<typeof paymentWebhookListSchema>;

@@ -23,6 +23,8 @@ export type RunningPayments = {
   topUps: TopUpSettings;
   isPaymentSandbox: boolean;
   topUpReturnUrl: string;
+  /** Each provider's notifications go to `<webhookBaseUrl>/<provider id>` (shown in the operator console). */
+  webhookBaseUrl: string;
   onBalancesChanged: () => Promise<void>;
   /** Stops the FX refresh and reconciliation schedules (waiting for a pass under way) and the CBR simulator. */
   stop: () => Promise<void>;
@@ -56,6 +58,7 @@ export async function startPayments(input: {
   // once the gateway listens (they notify its own address).
   const paymentProviders = createPaymentProviders(
     settings.isSandbox ? [] : buildLivePaymentProviders(settings, { http: paymentHttp, clock: systemClock }),
+    settings.methodProviders,
   );
   for (const provider of paymentProviders.list) {
     logger.info(
@@ -90,6 +93,7 @@ export async function startPayments(input: {
     topUps: { minimumMinorUnits: settings.minimumMinorUnits, orderTtlMs: settings.orderTtlMs },
     isPaymentSandbox: settings.isSandbox,
     topUpReturnUrl: `${config.publicBaseUrl}/billing/return`,
+    webhookBaseUrl: `${config.publicBaseUrl}/webhooks`,
     onBalancesChanged,
     stop: async () => {
       await fxRefresh.stop();

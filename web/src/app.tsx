@@ -18,6 +18,8 @@ import { ModelsPage } from './routes/models-page.tsx';
 import { NotFoundPage } from './routes/not-found-page.tsx';
 import { SignInPage } from './routes/sign-in-page.tsx';
 import { SignUpPage } from './routes/sign-up-page.tsx';
+import { TopUpReceiptPage } from './features/top-up/top-up-receipt-page.tsx';
+import { TopUpReturnPage } from './features/top-up/top-up-return-page.tsx';
 
 const pages = {
   home: HomePage,
@@ -29,6 +31,8 @@ const pages = {
   chat: ChatPage,
   chatEncryption: ChatEncryptionPage,
   operator: OperatorConsolePage,
+  topUpReturn: TopUpReturnPage,
+  topUpReceipt: TopUpReceiptPage,
   notFound: NotFoundPage,
 } as const satisfies Record<RouteId, () => ReactNode>;
 

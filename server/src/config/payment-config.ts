@@ -17,6 +17,32 @@ function decimalAsInteger(input: { decimals: number; max: number; what: string }
   });
 }
 
+const methodIds = ['card_rub', 'sbp', 'yoo_money', 'card_usd'] as const;
+const providerIds = ['yookassa', 'stripe', 'cloudpayments'] as const;
+type MethodProviders = Readonly<Partial<Record<(typeof methodIds)[number], (typeof providerIds)[number]>>>;
+
+/** `card_rub=cloudpayments,sbp=yookassa`: which provider serves a method that several could. */
+const methodProvidersSchema = z
+  .string()
+  .default('')
+  .transform((text, context): MethodProviders => {
+    const choices: Partial<Record<string, string>> = {};
+    for (const entry of text
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)) {
+      const [method = '', provider = ''] = entry.split('=').map((part) => part.trim());
+      if (!methodIds.some((id) => id === method) || !providerIds.some((id) => id === provider)) {
+        context.addIssue(
+          `"${entry}" must be <method>=<provider>, a method of ${methodIds.join(', ')} and a provider of ${providerIds.join(', ')}`,
+        );
+        return z.NEVER;
+      }
+      choices[method] = provider;
+    }
+    return Object.freeze(choices) as MethodProviders;
+  });
+
 /** The payment keys of the environment schema (a pair of credentials configures one provider in live mode) (docs/configuration.md §Payments). */
 export const paymentEnvironmentShape = {
   YOOKASSA_SHOP_ID: z.string().min(1).optional(),
@@ -28,6 +54,7 @@ export const paymentEnvironmentShape = {
   CLOUDPAYMENTS_PUBLIC_ID: z.string().min(1).optional(),
   CLOUDPAYMENTS_API_SECRET: z.string().min(1).optional(),
   PAYMENT_SANDBOX: z.enum(['on', 'off', 'auto']).default('auto'),
+  PAYMENT_METHOD_PROVIDERS: methodProvidersSchema,
   TOP_UP_MIN_RUB: decimalAsInteger({ decimals: 2, max: 10_000_000, what: 'a RUB amount' }).default(20_000),
   TOP_UP_MIN_USD: decimalAsInteger({ decimals: 2, max: 100_000, what: 'a USD amount' }).default(500),
   TOP_UP_ORDER_TTL_MINUTES: z.coerce
@@ -65,6 +92,7 @@ type PaymentEnvironment = {
   CLOUDPAYMENTS_PUBLIC_ID?: string | undefined;
   CLOUDPAYMENTS_API_SECRET?: string | undefined;
   PAYMENT_SANDBOX: 'on' | 'off' | 'auto';
+  PAYMENT_METHOD_PROVIDERS: MethodProviders;
   TOP_UP_MIN_RUB: number;
   TOP_UP_MIN_USD: number;
   TOP_UP_ORDER_TTL_MINUTES: number;
@@ -83,6 +111,8 @@ export type PaymentConfig = {
   readonly yookassaVatCode: number;
   readonly stripe: { readonly secretKey: string; readonly webhookSecret: string } | undefined;
   readonly cloudPayments: { readonly publicId: string; readonly apiSecret: string } | undefined;
+  /** The operator's provider for a method several providers serve (`PAYMENT_METHOD_PROVIDERS`); else the first. */
+  readonly methodProviders: MethodProviders;
   /** The smallest top-up per currency, in minor units (kopecks, cents). */
   readonly minimumMinorUnits: { readonly RUB: number; readonly USD: number };
   readonly orderTtlMs: number;
@@ -119,6 +149,7 @@ export function readPaymentConfig(values: PaymentEnvironment): PaymentConfig {
     yookassaVatCode: values.YOOKASSA_VAT_CODE,
     stripe,
     cloudPayments,
+    methodProviders: values.PAYMENT_METHOD_PROVIDERS,
     minimumMinorUnits: Object.freeze({ RUB: values.TOP_UP_MIN_RUB, USD: values.TOP_UP_MIN_USD }),
     orderTtlMs: values.TOP_UP_ORDER_TTL_MINUTES * 60_000,
     fx: Object.freeze({

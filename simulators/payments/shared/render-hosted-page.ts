@@ -1,3 +1,4 @@
+import { renderQrSvg } from './render-qr-svg.ts';
 import type { SimulatorResponse } from './start-simulator-server.ts';
 
 function escapeHtml(text: string): string {
@@ -6,7 +7,7 @@ function escapeHtml(text: string): string {
 
 /**
  * The simulator's stand-in for a provider's hosted payment page: the amount, then "Pay" and "Decline" buttons that
- * post back to the simulator. For SBP it shows a payment link where the bank's QR code would be (no QR library).
+ * post back to the simulator. For SBP it shows the payment link as a QR code (to scan with a bank app) and as a link.
  */
 export function renderHostedPage(input: {
   title: string;
@@ -16,7 +17,7 @@ export function renderHostedPage(input: {
   returnUrl?: string;
 }): SimulatorResponse {
   const sbp = input.sbpLink
-    ? `<p>Scan the SBP QR code in your bank app, or open <a id="sbp-link" href="${escapeHtml(input.sbpLink)}">${escapeHtml(input.sbpLink)}</a></p>`
+    ? `<figure id="sbp-qr">${renderQrSvg(input.sbpLink)}<figcaption>Scan the SBP QR code in your bank app, or open <a id="sbp-link" href="${escapeHtml(input.sbpLink)}">${escapeHtml(input.sbpLink)}</a></figcaption></figure>`
     : '';
   const back = input.returnUrl
     ? `<p><a id="return" href="${escapeHtml(input.returnUrl)}">Back to the shop</a></p>`

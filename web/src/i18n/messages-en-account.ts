@@ -47,9 +47,6 @@ export const enAccount = {
       subscription: 'Subscription',
       refund: 'Refund',
     } as Record<string, string>,
-    topUpTitle: 'Top up',
-    topUpText:
-      'Payments are not available yet: this panel takes no money and asks for no card. Top-ups by card, SBP, wallet and USDT are coming.',
     keysTitle: 'API keys',
     keysLead:
       'Keys reach every /v1 endpoint and spend from this balance. A key is shown only once, when you create it.',

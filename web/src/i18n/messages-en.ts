@@ -1,5 +1,6 @@
 import { enAccount } from './messages-en-account.ts';
 import { enChat } from './messages-en-chat.ts';
+import { enTopUp } from './messages-en-top-up.ts';
 
 /**
  * The English message catalogue. It defines the keys: `Messages` is its type, so the Russian catalogue must have
@@ -135,6 +136,7 @@ export const en = {
   },
   ...enAccount,
   ...enChat,
+  ...enTopUp,
   notFound: {
     title: 'Page not found',
     text: 'There is no page at this address.',

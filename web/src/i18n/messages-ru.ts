@@ -1,6 +1,7 @@
 import type { Messages } from './messages-en.ts';
 import { ruAccount } from './messages-ru-account.ts';
 import { ruChat } from './messages-ru-chat.ts';
+import { ruTopUp } from './messages-ru-top-up.ts';
 
 const pluralRules = new Intl.PluralRules('ru');
 
@@ -145,6 +146,7 @@ export const ru: Messages = {
   },
   ...ruAccount,
   ...ruChat,
+  ...ruTopUp,
 
   notFound: {
     title: 'Страница не найдена',

@@ -9,6 +9,8 @@ export const routeIds = [
   'chat',
   'chatEncryption',
   'operator',
+  'topUpReturn',
+  'topUpReceipt',
   'notFound',
 ] as const;
 export type RouteId = (typeof routeIds)[number];
@@ -24,6 +26,8 @@ export const routePaths = {
   chat: '/chat',
   chatEncryption: '/chat/encryption',
   operator: '/operator',
+  topUpReturn: '/billing/return',
+  topUpReceipt: '/billing/receipt',
 } as const satisfies Record<Exclude<RouteId, 'notFound'>, string>;
 
 /** The page for a path; a trailing slash is ignored, and anything unknown is `notFound`. */

@@ -4,14 +4,14 @@ import { RequireSignIn } from '../features/auth/require-sign-in.tsx';
 import { ApiKeysPanel } from '../features/dashboard/api-keys-panel.tsx';
 import { BalancePanel } from '../features/dashboard/balance-panel.tsx';
 import { SubscriptionPanel } from '../features/dashboard/subscription-panel.tsx';
-import { TopUpPanel } from '../features/dashboard/top-up-panel.tsx';
+import { TopUpPanel } from '../features/top-up/top-up-panel.tsx';
 import { UsagePanel } from '../features/dashboard/usage-panel.tsx';
 import { useI18n } from '../i18n/i18n-provider.tsx';
 import { formatUsd } from '../lib/format-usd.ts';
 import { usePageTitle } from '../router/use-page-title.ts';
 
 /**
- * `/dashboard` (signed in): balance and holds, top-up (not available yet, and says so), subscription, API keys,
+ * `/dashboard` (signed in): balance and holds, top-up (the form and the payment history), subscription, API keys,
  * usage. A new account is greeted with its welcome balance.
  */
 export function DashboardPage() {
@@ -35,7 +35,7 @@ export function DashboardPage() {
           <div className="dashboard__grid">
             <BalancePanel refreshKey={String(changeCount)} />
             <SubscriptionPanel onChanged={() => setChangeCount((count) => count + 1)} />
-            <TopUpPanel />
+            <TopUpPanel refreshKey={String(changeCount)} />
             <ApiKeysPanel onChanged={() => setChangeCount((count) => count + 1)} />
             <UsagePanel refreshKey={String(changeCount)} />
           </div>

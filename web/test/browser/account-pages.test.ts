@@ -65,8 +65,13 @@ test('sign-up refuses weak and mismatched passwords, then shows the welcome bala
   assert.equal(await page.locator('[data-amount="balance"]').textContent(), welcome);
   assert.equal(await page.locator('[data-amount="available"]').textContent(), welcome);
   assert.match((await page.locator('.movements__item[data-kind="welcome"]').textContent()) ?? '', /Welcome balance/);
-  assert.match((await page.locator('[data-panel="top-up"]').textContent()) ?? '', /not available yet/);
-  assert.equal(await page.locator('[data-panel="top-up"] input, [data-panel="top-up"] form').count(), 0);
+  assert.deepEqual(await page.locator('[data-panel="top-up"] [data-method]').allTextContents(), [
+    'Bank card (RUB)',
+    'SBP (fast payments, RUB)',
+    'YooMoney wallet (RUB)',
+    'Bank card (USD)',
+  ]);
+  await page.locator('[data-panel="top-up"]').getByText('No top-ups yet.').waitFor();
   await screenshotFitting(page, 'dashboard');
 });
 

@@ -70,6 +70,7 @@ for (const kind of databaseKinds) {
         paymentProviders: createPaymentProviders([provider]),
         topUps: { minimumMinorUnits: { RUB: 20_000, USD: 500 }, orderTtlMs: 3_600_000 },
         topUpReturnUrl: 'https://gateway.example/billing/return',
+        webhookBaseUrl: 'https://gateway.example/webhooks',
         onBalancesChanged: async () => undefined,
       };
       await handle.db
@@ -179,6 +180,22 @@ for (const kind of databaseKinds) {
       });
       assert.equal(tooMuch.statusCode, 400);
       await assertLedgerBalanced(handle.db);
+    });
+
+    test('the operator sees the webhook URL to register for each running provider; a customer does not', async () => {
+      assert.equal((await call('usr_buyer', 'GET', '/api/operator/payment-webhooks')).statusCode, 403);
+      const answer = await call('usr_admin', 'GET', '/api/operator/payment-webhooks');
+      assert.equal(answer.statusCode, 200);
+      assert.deepEqual(answer.json(), {
+        data: [
+          {
+            provider: provider.id,
+            url: `https://gateway.example/webhooks/${provider.id}`,
+            methods: [...provider.methods],
+            is_sandbox: provider.isSandbox,
+          },
+        ],
+      });
     });
 
     test('marking paid by hand needs a reason, credits once and records it', async () => {

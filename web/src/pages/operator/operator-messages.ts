@@ -5,7 +5,14 @@ const en = {
   title: 'Operator console',
   nav: 'Operator',
   notOperator: 'This page is for operators. Your account is not an operator account.',
-  tabs: { users: 'Users', prices: 'Prices', plans: 'Plans', revenue: 'Revenue', routes: 'Routes' },
+  tabs: {
+    users: 'Users',
+    prices: 'Prices',
+    plans: 'Plans',
+    revenue: 'Revenue',
+    routes: 'Routes',
+    payments: 'Payments',
+  },
   users: {
     search: 'Search by e-mail',
     email: 'E-mail',
@@ -120,7 +127,14 @@ const ru: OperatorMessages = {
   title: 'Консоль оператора',
   nav: 'Оператор',
   notOperator: 'Эта страница для операторов. Ваша учётная запись не операторская.',
-  tabs: { users: 'Пользователи', prices: 'Цены', plans: 'Тарифы', revenue: 'Выручка', routes: 'Маршруты' },
+  tabs: {
+    users: 'Пользователи',
+    prices: 'Цены',
+    plans: 'Тарифы',
+    revenue: 'Выручка',
+    routes: 'Маршруты',
+    payments: 'Платежи',
+  },
   users: {
     search: 'Поиск по e-mail',
     email: 'E-mail',
