@@ -11,6 +11,7 @@ export const topUpStatusSchema = z.enum([
   'partially_refunded',
   'refunded',
   'charged_back',
+  'partially_paid',
 ]);
 
 /**

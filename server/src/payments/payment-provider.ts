@@ -85,6 +85,22 @@ export type PaymentEvent =
       amount: FiatAmount;
       isTest: boolean;
     }
+  /**
+   * USDT that reached an order's deposit address (a confirmed TRC20 transfer, or a processor's payment). What was
+   * received is what counts: each transfer credits its own amount at the order's locked rate, once per `transferKey`
+   * (`<tx id>:<log index>` on chain, the processor's payment id otherwise). `received.isRunningTotal` says the
+   * amount is everything received so far for the order (a processor's `actually_paid`), not this transfer alone.
+   */
+  | {
+      kind: 'received';
+      eventKey: string;
+      providerPaymentId: string;
+      orderId: string | undefined;
+      transferKey: string;
+      txId: string;
+      received: { currency: string; microUnits: number; isRunningTotal: boolean };
+      isTest: boolean;
+    }
   /** A well-formed, authentic notification the core has nothing to do for (an event type we do not act on). */
   | { kind: 'ignored'; eventKey: string; reason: string };
 
