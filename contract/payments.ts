@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const paymentMethodSchema = z.enum(['card_rub', 'sbp', 'yoo_money', 'card_usd']);
+export const paymentMethodSchema = z.enum(['card_rub', 'sbp', 'yoo_money', 'card_usd', 'usdt_trc20']);
 export const paymentCurrencySchema = z.enum(['RUB', 'USD']);
 export const topUpStatusSchema = z.enum([
   'created',
@@ -87,7 +87,7 @@ export const topUpListQuerySchema = z.object({
 
 /** `GET /api/operator/payments`: each filter optional; `from`/`to` are ISO dates or times (from inclusive, to exclusive). */
 export const operatorPaymentQuerySchema = topUpListQuerySchema.extend({
-  provider: z.enum(['yookassa', 'stripe', 'cloudpayments']).optional(),
+  provider: z.enum(['yookassa', 'stripe', 'cloudpayments', 'tron']).optional(),
   method: paymentMethodSchema.optional(),
   status: topUpStatusSchema.optional(),
   user_id: z.string().min(1).max(100).optional(),

@@ -5,10 +5,10 @@
  */
 
 /** Every payment provider the gateway can use; one folder each under `payments/providers/`. */
-export type PaymentProviderId = 'yookassa' | 'stripe' | 'cloudpayments';
+export type PaymentProviderId = 'yookassa' | 'stripe' | 'cloudpayments' | 'tron';
 
 /** What a user picks on the top-up panel. */
-export type PaymentMethodId = 'card_rub' | 'sbp' | 'yoo_money' | 'card_usd';
+export type PaymentMethodId = 'card_rub' | 'sbp' | 'yoo_money' | 'card_usd' | 'usdt_trc20';
 
 export type PaymentCurrency = 'RUB' | 'USD';
 

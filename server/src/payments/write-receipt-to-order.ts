@@ -28,7 +28,11 @@ export async function writeReceiptToOrder(
   const at = deps.clock.nowMs();
   if (!deposit) return flagOrder(trx, { order, reason: `${cause}: the order has no USDT deposit address`, at });
   if (event.received.currency !== 'USDT') {
-    return flagOrder(trx, { order, reason: `${cause}: paid in ${event.received.currency}, the order asks for USDT`, at });
+    return flagOrder(trx, {
+      order,
+      reason: `${cause}: paid in ${event.received.currency}, the order asks for USDT`,
+      at,
+    });
   }
   const microUsdt = event.received.isRunningTotal
     ? event.received.microUnits - deposit.received_micro_usdt
