@@ -50,6 +50,21 @@ export const topUpQuoteSchema = z.object({
 });
 export type TopUpQuoteView = z.infer<typeof topUpQuoteSchema>;
 
+/** Where and how much USDT (TRC20) a crypto order asks for, and how far its payment has come. */
+export const cryptoDepositSchema = z.object({
+  network: z.literal('TRC20'),
+  token: z.literal('USDT'),
+  address: z.string(),
+  /** The exact amount asked, as written for people (`10.5`), and in micro-USDT. */
+  amount: z.string(),
+  amount_micro: z.number().int(),
+  received_micro: z.number().int(),
+  /** waiting → seen (on chain, not yet confirmed) → partially_credited / credited. */
+  stage: z.enum(['waiting', 'seen', 'partially_credited', 'credited']),
+  seen_tx_id: z.string().nullable(),
+});
+export type CryptoDepositView = z.infer<typeof cryptoDepositSchema>;
+
 /** A top-up order as its owner sees it. */
 export const topUpOrderSchema = z.object({
   id: z.string(),
@@ -70,6 +85,8 @@ export const topUpOrderSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   expires_at: z.string(),
+  /** For a USDT order: the deposit address and amount; absent for card and wallet orders. */
+  crypto_deposit: cryptoDepositSchema.optional(),
 });
 export type TopUpOrderView = z.infer<typeof topUpOrderSchema>;
 
