@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const paymentMethodSchema = z.enum(['card_rub', 'sbp', 'yoo_money', 'card_usd']);
+export const paymentMethodSchema = z.enum(['card_rub', 'sbp', 'yoo_money', 'card_usd', 'usdt_trc20']);
 export const paymentCurrencySchema = z.enum(['RUB', 'USD']);
 export const topUpStatusSchema = z.enum([
   'created',
@@ -11,6 +11,7 @@ export const topUpStatusSchema = z.enum([
   'partially_refunded',
   'refunded',
   'charged_back',
+  'partially_paid',
 ]);
 
 /**
@@ -49,6 +50,21 @@ export const topUpQuoteSchema = z.object({
 });
 export type TopUpQuoteView = z.infer<typeof topUpQuoteSchema>;
 
+/** Where and how much USDT (TRC20) a crypto order asks for, and how far its payment has come. */
+export const cryptoDepositSchema = z.object({
+  network: z.literal('TRC20'),
+  token: z.literal('USDT'),
+  address: z.string(),
+  /** The exact amount asked, as written for people (`10.5`), and in micro-USDT. */
+  amount: z.string(),
+  amount_micro: z.number().int(),
+  received_micro: z.number().int(),
+  /** waiting → seen (on chain, not yet confirmed) → partially_credited / credited. */
+  stage: z.enum(['waiting', 'seen', 'partially_credited', 'credited']),
+  seen_tx_id: z.string().nullable(),
+});
+export type CryptoDepositView = z.infer<typeof cryptoDepositSchema>;
+
 /** A top-up order as its owner sees it. */
 export const topUpOrderSchema = z.object({
   id: z.string(),
@@ -69,6 +85,8 @@ export const topUpOrderSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   expires_at: z.string(),
+  /** For a USDT order: the deposit address and amount; absent for card and wallet orders. */
+  crypto_deposit: cryptoDepositSchema.optional(),
 });
 export type TopUpOrderView = z.infer<typeof topUpOrderSchema>;
 
@@ -86,7 +104,7 @@ export const topUpListQuerySchema = z.object({
 
 /** `GET /api/operator/payments`: each filter optional; `from`/`to` are ISO dates or times (from inclusive, to exclusive). */
 export const operatorPaymentQuerySchema = topUpListQuerySchema.extend({
-  provider: z.enum(['yookassa', 'stripe', 'cloudpayments']).optional(),
+  provider: z.enum(['yookassa', 'stripe', 'cloudpayments', 'tron']).optional(),
   method: paymentMethodSchema.optional(),
   status: topUpStatusSchema.optional(),
   user_id: z.string().min(1).max(100).optional(),

@@ -47,6 +47,8 @@ export type RunningGateway = {
   simulator: RunningSimulator | undefined;
   /** What the app was built with: the pipeline's dependencies, for tests that drive a stage directly. */
   deps: AppDeps;
+  /** The TronGrid simulator in payment sandbox mode (tests send USDT transfers there). */
+  sandboxTronGridUrl: string | undefined;
   /** Stops accepting, lets in-flight requests finish (up to the grace period), then closes everything. */
   close: () => Promise<void>;
 };
@@ -89,6 +91,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
       database: storage.database,
       simulator,
       deps,
+      sandboxTronGridUrl: payments.sandboxTronGridUrl,
       // Closing twice (a signal and a test's clean-up) closes once.
       close: () => (closing ??= owned.disposeAsync()),
     };

@@ -14,6 +14,8 @@ import type { PaymentHttp } from './payments/payment-provider.ts';
 import type { TopUpSettings } from './payments/quote-top-up-order.ts';
 import { createUpstreamAgent } from './upstream/create-upstream-agent.ts';
 import { scheduleRenewals } from './subscriptions/schedule-renewals.ts';
+import { sandboxUsdtTron, startTronWatching } from './start-tron-watching.ts';
+import { parseTronXpub } from './payments/providers/tron/tron-address.ts';
 
 /** What the top-up routes need from the composition root. */
 export type RunningPayments = {
@@ -22,6 +24,8 @@ export type RunningPayments = {
   fx: FxSettings;
   topUps: TopUpSettings;
   isPaymentSandbox: boolean;
+  /** The TronGrid simulator's address in payment sandbox mode (tests and the sandbox site send transfers there). */
+  sandboxTronGridUrl: string | undefined;
   topUpReturnUrl: string;
   /** Each provider's notifications go to `<webhookBaseUrl>/<provider id>` (shown in the operator console). */
   webhookBaseUrl: string;
@@ -43,6 +47,8 @@ export async function startPayments(input: {
 }): Promise<RunningPayments> {
   const { config, logger } = input;
   const settings = config.payments;
+  // Refused before anything starts: a malformed or private key stops start-up with a message naming the setting.
+  if (settings.usdtTron) parseTronXpub(settings.usdtTron.xpub);
   const agent = createUpstreamAgent({
     connectTimeoutMs: 10_000,
     addresses: { allowPrivate: true, trustedOrigins: [] },
@@ -60,6 +66,23 @@ export async function startPayments(input: {
     settings.isSandbox ? [] : buildLivePaymentProviders(settings, { http: paymentHttp, clock: systemClock }),
     settings.methodProviders,
   );
+  const onBalancesChanged = () => input.creditHolds.refresh();
+  // Sandbox payments watch the TronGrid simulator, with a throwaway xpub, so no real address is ever shown.
+  const tronGridSimulator = settings.isSandbox
+    ? await (await import('../../simulators/payments/trongrid/start-trongrid-simulator.ts')).startTronGridSimulator()
+    : undefined;
+  const usdtTron = tronGridSimulator ? sandboxUsdtTron(tronGridSimulator.url) : settings.usdtTron;
+  const tronWatching = usdtTron
+    ? startTronWatching({
+        config: usdtTron,
+        db: input.db,
+        http: paymentHttp,
+        isSandbox: settings.isSandbox,
+        onBalancesChanged,
+        logger,
+      })
+    : undefined;
+  if (tronWatching) paymentProviders.add(tronWatching.provider);
   for (const provider of paymentProviders.list) {
     logger.info(
       { provider: provider.id, url: `${config.publicBaseUrl}/webhooks/${provider.id}`, isSandbox: provider.isSandbox },
@@ -72,7 +95,6 @@ export async function startPayments(input: {
     renew: () => refreshFxRate(fxDeps),
     onError: (error) => logger.warn({ err: error }, 'fetching the CBR exchange rate failed; quoting the stored rate'),
   });
-  const onBalancesChanged = () => input.creditHolds.refresh();
   const reconciliation = scheduleRenewals({
     intervalMs: reconciliationIntervalMs,
     renew: () =>
@@ -92,12 +114,15 @@ export async function startPayments(input: {
     fx,
     topUps: { minimumMinorUnits: settings.minimumMinorUnits, orderTtlMs: settings.orderTtlMs },
     isPaymentSandbox: settings.isSandbox,
+    sandboxTronGridUrl: tronGridSimulator?.url,
     topUpReturnUrl: `${config.publicBaseUrl}/billing/return`,
     webhookBaseUrl: `${config.publicBaseUrl}/webhooks`,
     onBalancesChanged,
     stop: async () => {
       await fxRefresh.stop();
       await reconciliation.stop();
+      await tronWatching?.stop();
+      await tronGridSimulator?.close();
       await agent.close();
       await cbrSimulator?.close();
     },

@@ -55,6 +55,19 @@ export const paymentEnvironmentShape = {
   CLOUDPAYMENTS_API_SECRET: z.string().min(1).optional(),
   PAYMENT_SANDBOX: z.enum(['on', 'off', 'auto']).default('auto'),
   PAYMENT_METHOD_PROVIDERS: methodProvidersSchema,
+  /** The account-level extended public key (m/44'/195'/0') USDT deposit addresses derive from (docs/payments.md §USDT). */
+  USDT_TRON_XPUB: z.string().min(1).optional(),
+  TRONGRID_URL: z.url({ protocol: /^https?$/ }).default('https://api.trongrid.io'),
+  TRONGRID_API_KEY: z.string().min(1).optional(),
+  /** USDT asked per 1 USD of credit (1 = at par), locked on each order. */
+  USDT_PER_USD: decimalAsInteger({ decimals: 6, max: 10, what: 'USDT per USD' }).default(1_000_000),
+  USDT_TRON_POLL_SECONDS: z.coerce.number().int().min(3).max(3600).default(30),
+  USDT_TRON_WATCH_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(24 * 7),
   TOP_UP_MIN_RUB: decimalAsInteger({ decimals: 2, max: 10_000_000, what: 'a RUB amount' }).default(20_000),
   TOP_UP_MIN_USD: decimalAsInteger({ decimals: 2, max: 100_000, what: 'a USD amount' }).default(500),
   TOP_UP_ORDER_TTL_MINUTES: z.coerce
@@ -93,6 +106,12 @@ type PaymentEnvironment = {
   CLOUDPAYMENTS_API_SECRET?: string | undefined;
   PAYMENT_SANDBOX: 'on' | 'off' | 'auto';
   PAYMENT_METHOD_PROVIDERS: MethodProviders;
+  USDT_TRON_XPUB?: string | undefined;
+  TRONGRID_URL: string;
+  TRONGRID_API_KEY?: string | undefined;
+  USDT_PER_USD: number;
+  USDT_TRON_POLL_SECONDS: number;
+  USDT_TRON_WATCH_HOURS: number;
   TOP_UP_MIN_RUB: number;
   TOP_UP_MIN_USD: number;
   TOP_UP_ORDER_TTL_MINUTES: number;
@@ -113,6 +132,8 @@ export type PaymentConfig = {
   readonly cloudPayments: { readonly publicId: string; readonly apiSecret: string } | undefined;
   /** The operator's provider for a method several providers serve (`PAYMENT_METHOD_PROVIDERS`); else the first. */
   readonly methodProviders: MethodProviders;
+  /** USDT on TRON watched directly (set by USDT_TRON_XPUB); the xpub is checked when payments start. */
+  readonly usdtTron: UsdtTronConfig | undefined;
   /** The smallest top-up per currency, in minor units (kopecks, cents). */
   readonly minimumMinorUnits: { readonly RUB: number; readonly USD: number };
   readonly orderTtlMs: number;
@@ -124,6 +145,15 @@ export type PaymentConfig = {
     readonly refreshIntervalMs: number;
     readonly maxRateAgeMs: number;
   };
+};
+
+export type UsdtTronConfig = {
+  readonly xpub: string;
+  readonly tronGridUrl: string;
+  readonly apiKey: string | undefined;
+  readonly microUsdtPerUsd: number;
+  readonly pollIntervalMs: number;
+  readonly watchWindowMs: number;
 };
 
 export function readPaymentConfig(values: PaymentEnvironment): PaymentConfig {
@@ -141,7 +171,19 @@ export function readPaymentConfig(values: PaymentEnvironment): PaymentConfig {
     'publicId',
     'apiSecret',
   ]);
-  const hasCredential = yookassa !== undefined || stripe !== undefined || cloudPayments !== undefined;
+  const usdtTron: UsdtTronConfig | undefined =
+    values.USDT_TRON_XPUB === undefined
+      ? undefined
+      : Object.freeze({
+          xpub: values.USDT_TRON_XPUB,
+          tronGridUrl: values.TRONGRID_URL.replace(/\/+$/, ''),
+          apiKey: values.TRONGRID_API_KEY,
+          microUsdtPerUsd: values.USDT_PER_USD,
+          pollIntervalMs: values.USDT_TRON_POLL_SECONDS * 1000,
+          watchWindowMs: values.USDT_TRON_WATCH_HOURS * 3_600_000,
+        });
+  const hasCredential =
+    yookassa !== undefined || stripe !== undefined || cloudPayments !== undefined || usdtTron !== undefined;
   const [whole = '0', fraction = ''] = values.FX_MARKUP_PERCENT.split('.');
   return Object.freeze({
     isSandbox: values.PAYMENT_SANDBOX === 'on' || (values.PAYMENT_SANDBOX === 'auto' && !hasCredential),
@@ -150,6 +192,7 @@ export function readPaymentConfig(values: PaymentEnvironment): PaymentConfig {
     stripe,
     cloudPayments,
     methodProviders: values.PAYMENT_METHOD_PROVIDERS,
+    usdtTron,
     minimumMinorUnits: Object.freeze({ RUB: values.TOP_UP_MIN_RUB, USD: values.TOP_UP_MIN_USD }),
     orderTtlMs: values.TOP_UP_ORDER_TTL_MINUTES * 60_000,
     fx: Object.freeze({

@@ -270,7 +270,16 @@ export type InstanceSettingsTable = { name: string; value: string; created_at: n
 
 /** The states of a top-up order; `payments/order-state-machine.ts` says which moves are allowed. */
 export type TopUpOrderStatus =
-  'created' | 'pending' | 'succeeded' | 'canceled' | 'expired' | 'partially_refunded' | 'refunded' | 'charged_back';
+  | 'created'
+  | 'pending'
+  | 'succeeded'
+  | 'canceled'
+  | 'expired'
+  | 'partially_refunded'
+  | 'refunded'
+  | 'charged_back'
+  /** A USDT order that received less than it asked for: what came is credited, more may still come. */
+  | 'partially_paid';
 
 /**
  * A fiat top-up order (migration 0020); amounts are integers. Provider, method and currency hold the ids of
@@ -334,7 +343,39 @@ export type FxRatesTable = {
   fetched_at: number;
 };
 
+/** The deposit address of a USDT order and what reached it (migration 0030); amounts in micro-USDT (6 decimals). */
+export type CryptoDepositsTable = {
+  order_id: string;
+  /** `tron` (watched by the gateway) or `nowpayments` (the processor's address). */
+  way: string;
+  pay_address: string;
+  /** The child index under the operator's xpub (m/…/0/index); null for a processor's address. */
+  derivation_index: number | null;
+  expected_micro_usdt: number;
+  /** The operator's rate locked on the order: micro-USDT per 1 USD (1,000,000 at 1:1). */
+  micro_usdt_per_usd: number;
+  received_micro_usdt: Generated<number>;
+  /** A transfer seen on chain but not yet confirmed (the order page shows "seen"). */
+  seen_tx_id: string | null;
+  seen_at: number | null;
+  created_at: number;
+};
+
+/** One credited transfer of a USDT order, by its key (tx id and log index, or the processor's payment id). */
+export type CryptoDepositTransfersTable = {
+  way: string;
+  transfer_key: string;
+  order_id: string;
+  tx_id: string;
+  amount_micro_usdt: number;
+  credited_micros: number;
+  is_late: number;
+  credited_at: number;
+};
+
 export type DatabaseSchema = {
+  crypto_deposits: CryptoDepositsTable;
+  crypto_deposit_transfers: CryptoDepositTransfersTable;
   top_up_orders: TopUpOrdersTable;
   top_up_order_transitions: TopUpOrderTransitionsTable;
   payment_provider_events: PaymentProviderEventsTable;
@@ -379,3 +420,5 @@ export type SubscriptionPlanRow = Selectable<SubscriptionPlansTable>;
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
 export type TopUpOrderRow = Selectable<TopUpOrdersTable>;
 export type NewTopUpOrderRow = Insertable<TopUpOrdersTable>;
+export type CryptoDepositRow = Selectable<CryptoDepositsTable>;
+export type CryptoDepositTransferRow = Selectable<CryptoDepositTransfersTable>;

@@ -13,7 +13,7 @@ export type PaymentCoreDeps = OrderWriteDeps & {
 };
 
 /** Who noticed the fact: recorded as the cause of the order's transition. */
-export type PaymentEventSource = 'webhook' | 'reconciliation' | 'return page' | 'operator';
+export type PaymentEventSource = 'webhook' | 'reconciliation' | 'return page' | 'operator' | 'chain watcher';
 
 export type PaymentEventOutcome =
   | { kind: 'applied'; orderId: string; status: TopUpOrderStatus }

@@ -4,6 +4,7 @@ import { NotFoundError } from '../errors/not-found-error.ts';
 import { isWaitingStatus } from './order-state-machine.ts';
 import { syncTopUpOrder, type SyncTopUpOrderDeps } from './sync-top-up-order.ts';
 import { toTopUpOrderView } from './to-top-up-order-view.ts';
+import { withCryptoDeposit } from './with-crypto-deposit.ts';
 
 export type GetTopUpOrderDeps = SyncTopUpOrderDeps & { onSyncError: (orderId: string, error: unknown) => void };
 
@@ -20,12 +21,12 @@ export async function getTopUpOrder(
   if (!order || order.user_id !== input.userId) {
     throw new NotFoundError(`There is no top-up \`${input.orderId}\` on this account.`);
   }
-  if (!isWaitingStatus(order.status)) return toTopUpOrderView(order);
+  if (!isWaitingStatus(order.status)) return withCryptoDeposit(deps.db, toTopUpOrderView(order));
   try {
-    return toTopUpOrderView(await syncTopUpOrder(deps, { order, source: 'return page' }));
+    return withCryptoDeposit(deps.db, toTopUpOrderView(await syncTopUpOrder(deps, { order, source: 'return page' })));
   } catch (error) {
     deps.onSyncError(order.id, error);
-    return toTopUpOrderView(order);
+    return withCryptoDeposit(deps.db, toTopUpOrderView(order));
   }
 }
 

@@ -6,6 +6,7 @@ import type { TopUpOrderStatus } from '../db/schema.ts';
  *   created ──payment_created──▶ pending ──succeeded──▶ succeeded ──refunded──▶ partially_refunded ──▶ refunded
  *      │                           │                        │                          │
  *      ├──canceled / provider_failed / expired ◀────────────┘ (not from succeeded)     └──charged_back──▶ charged_back
+ *      └──received (USDT, less than asked)──▶ partially_paid ──received (the rest)──▶ succeeded
  *
  * A success that arrives after the order was canceled or expired is still money the user paid: it credits, and the
  * order is flagged (`isLate`) for the operator. A chargeback closed in our favour returns the order to where it was.
@@ -20,7 +21,9 @@ export type OrderEvent =
   | { kind: 'refunded'; isWhollyReturned: boolean }
   | { kind: 'charged_back' }
   /** `hasRefunds`: some of the order was refunded before the dispute. */
-  | { kind: 'chargeback_reversed'; hasRefunds: boolean };
+  | { kind: 'chargeback_reversed'; hasRefunds: boolean }
+  /** USDT reached the order's address; `isFullyPaid`: everything received so far covers the amount asked. */
+  | { kind: 'received'; isFullyPaid: boolean };
 
 export type OrderDecision =
   /** Move to `to` (which may equal the current status for a further partial refund). */
@@ -30,7 +33,13 @@ export type OrderDecision =
   /** The event cannot apply now; `reason` says why (for the log and the operator). */
   | { kind: 'refused'; reason: 'not_credited' | 'already_final' | 'not_charged_back' };
 
-const creditedStatuses: readonly TopUpOrderStatus[] = ['succeeded', 'partially_refunded', 'refunded', 'charged_back'];
+const creditedStatuses: readonly TopUpOrderStatus[] = [
+  'succeeded',
+  'partially_refunded',
+  'refunded',
+  'charged_back',
+  'partially_paid',
+];
 const waitingStatuses: readonly TopUpOrderStatus[] = ['created', 'pending'];
 
 /** Whether the order's money reached the balance (whatever was returned later). */
@@ -67,9 +76,23 @@ export function decideOrderTransition(current: TopUpOrderStatus, event: OrderEve
     case 'chargeback_reversed':
       if (current !== 'charged_back') return { kind: 'refused', reason: 'not_charged_back' };
       return move(event.hasRefunds ? 'partially_refunded' : 'succeeded');
+    case 'received':
+      return decideReceipt(current, event.isFullyPaid);
     default:
       return assertNever(event);
   }
+}
+
+/**
+ * USDT is credited whenever it arrives (a crypto transfer cannot be refused): a waiting or partially paid order
+ * moves by what it has received so far, a closed one does too but flagged late, and a credited order stays where
+ * it is (a second transfer to the same address is credited on its own).
+ */
+function decideReceipt(current: TopUpOrderStatus, isFullyPaid: boolean): OrderDecision {
+  const to = isFullyPaid ? 'succeeded' : 'partially_paid';
+  if (isWaitingStatus(current) || current === 'partially_paid') return move(to);
+  if (current === 'canceled' || current === 'expired') return { kind: 'move', to, isLate: true };
+  return move(current);
 }
 
 function closeWithoutPayment(current: TopUpOrderStatus, to: 'canceled' | 'expired'): OrderDecision {

@@ -5,10 +5,10 @@
  */
 
 /** Every payment provider the gateway can use; one folder each under `payments/providers/`. */
-export type PaymentProviderId = 'yookassa' | 'stripe' | 'cloudpayments';
+export type PaymentProviderId = 'yookassa' | 'stripe' | 'cloudpayments' | 'tron';
 
 /** What a user picks on the top-up panel. */
-export type PaymentMethodId = 'card_rub' | 'sbp' | 'yoo_money' | 'card_usd';
+export type PaymentMethodId = 'card_rub' | 'sbp' | 'yoo_money' | 'card_usd' | 'usdt_trc20';
 
 export type PaymentCurrency = 'RUB' | 'USD';
 
@@ -83,6 +83,22 @@ export type PaymentEvent =
       providerPaymentId: string;
       orderId: string | undefined;
       amount: FiatAmount;
+      isTest: boolean;
+    }
+  /**
+   * USDT that reached an order's deposit address (a confirmed TRC20 transfer, or a processor's payment). What was
+   * received is what counts: each transfer credits its own amount at the order's locked rate, once per `transferKey`
+   * (`<tx id>:<log index>` on chain, the processor's payment id otherwise). `received.isRunningTotal` says the
+   * amount is everything received so far for the order (a processor's `actually_paid`), not this transfer alone.
+   */
+  | {
+      kind: 'received';
+      eventKey: string;
+      providerPaymentId: string;
+      orderId: string | undefined;
+      transferKey: string;
+      txId: string;
+      received: { currency: string; microUnits: number; isRunningTotal: boolean };
       isTest: boolean;
     }
   /** A well-formed, authentic notification the core has nothing to do for (an event type we do not act on). */

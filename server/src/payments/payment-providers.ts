@@ -18,12 +18,14 @@ export const paymentProviderIds = [
   'yookassa',
   'stripe',
   'cloudpayments',
+  'tron',
 ] as const satisfies readonly PaymentProviderId[];
 export const paymentMethodIds = [
   'card_rub',
   'sbp',
   'yoo_money',
   'card_usd',
+  'usdt_trc20',
 ] as const satisfies readonly PaymentMethodId[];
 
 /**

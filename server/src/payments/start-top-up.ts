@@ -4,6 +4,7 @@ import { NotFoundError } from '../errors/not-found-error.ts';
 import { createTopUpOrder, type CreateTopUpOrderDeps } from './create-top-up-order.ts';
 import { quoteTopUpOrder, type TopUpQuoteDeps } from './quote-top-up-order.ts';
 import { toTopUpOrderView, toTopUpQuoteView } from './to-top-up-order-view.ts';
+import { withCryptoDeposit } from './with-crypto-deposit.ts';
 
 /** `POST /api/top-ups/quote`: what the user would pay and get, without creating anything. */
 export async function quoteTopUp(deps: TopUpQuoteDeps, request: TopUpRequest): Promise<TopUpQuoteView> {
@@ -27,5 +28,5 @@ export async function startTopUp(
     method: input.request.method,
     amount: { currency: input.request.currency, minorUnits: input.request.amount_minor },
   });
-  return { order: toTopUpOrderView(order), quote: toTopUpQuoteView(quote) };
+  return { order: await withCryptoDeposit(deps.db, toTopUpOrderView(order)), quote: toTopUpQuoteView(quote) };
 }

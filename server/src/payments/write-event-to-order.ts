@@ -1,12 +1,12 @@
 import type { Transaction } from 'kysely';
 import type { DatabaseSchema, TopUpOrderRow } from '../db/schema.ts';
-import { updateTopUpOrder } from '../db/top-up-orders.ts';
 import { formatUsd } from '../lib/money.ts';
 import { returnedMicrosFor } from './fx/quote-top-up.ts';
 import { decideOrderTransition, isCreditedStatus } from './order-state-machine.ts';
 import type { PaymentEvent } from './payment-provider.ts';
 import type { PaymentEventOutcome, PaymentEventSource } from './apply-payment-event.ts';
-import { moveOrder, topUpLedgerKey, writeOrderLedger, type OrderWriteDeps } from './write-order-change.ts';
+import { writeReceiptToOrder } from './write-receipt-to-order.ts';
+import { flagOrder, moveOrder, topUpLedgerKey, writeOrderLedger, type OrderWriteDeps } from './write-order-change.ts';
 
 type Trx = Transaction<DatabaseSchema>;
 type OrderFact = Exclude<PaymentEvent, { kind: 'ignored' }>;
@@ -27,6 +27,7 @@ export async function writeEventToOrder(
   const { order, event } = input;
   const cause = `${input.source}: ${event.kind} (${event.eventKey})`;
   if (event.kind === 'succeeded') return writeSuccess(deps, trx, { order, event, cause });
+  if (event.kind === 'received') return writeReceiptToOrder(deps, trx, { order, event, cause });
   if (event.kind === 'canceled') {
     const decision = decideOrderTransition(order.status, { kind: 'canceled' });
     if (decision.kind !== 'move') return { kind: 'repeated', orderId: order.id };
@@ -49,7 +50,7 @@ async function writeSuccess(
       : payment.orderId !== undefined && payment.orderId !== order.id
         ? `the payment names order ${payment.orderId}`
         : undefined;
-  if (mismatch !== undefined) return flag(trx, { order, reason: `${cause}: ${mismatch}`, at: deps.clock.nowMs() });
+  if (mismatch !== undefined) return flagOrder(trx, { order, reason: `${cause}: ${mismatch}`, at: deps.clock.nowMs() });
   const decision = decideOrderTransition(order.status, { kind: 'succeeded' });
   if (decision.kind !== 'move') return { kind: 'repeated', orderId: order.id };
   const paidOrder = { ...order, provider_payment_id: order.provider_payment_id ?? payment.providerPaymentId };
@@ -87,7 +88,7 @@ async function writeReturn(
 ): Promise<PaymentEventOutcome> {
   const { order, event, cause } = input;
   if (event.amount.currency !== order.pay_currency) {
-    return flag(trx, { order, reason: `${cause}: in ${event.amount.currency}`, at: deps.clock.nowMs() });
+    return flagOrder(trx, { order, reason: `${cause}: in ${event.amount.currency}`, at: deps.clock.nowMs() });
   }
   const minor = event.amount.minorUnits;
   // A refund's own amount is not added: the provider's total already holds it (and any refund booked before it).
@@ -139,12 +140,4 @@ async function writeReturn(
     },
   });
   return { kind: 'applied', orderId: order.id, status: decision.to };
-}
-
-async function flag(
-  trx: Trx,
-  input: { order: TopUpOrderRow; reason: string; at: number },
-): Promise<PaymentEventOutcome> {
-  await updateTopUpOrder(trx, { id: input.order.id, changes: { review_reason: input.reason, updated_at: input.at } });
-  return { kind: 'flagged', orderId: input.order.id, reason: input.reason };
 }

@@ -5,6 +5,7 @@ import { insertTopUpOrderTransition } from '../db/top-up-order-transitions.ts';
 import { updateTopUpOrder, type TopUpOrderChanges } from '../db/top-up-orders.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { IdGenerator } from '../lib/ids.ts';
+import type { PaymentEventOutcome } from './apply-payment-event.ts';
 
 export type OrderWriteDeps = { clock: Clock; ids: IdGenerator };
 type Trx = Transaction<DatabaseSchema>;
@@ -73,4 +74,13 @@ export async function writeOrderLedger(
       .execute();
   }
   return isWritten;
+}
+
+/** Marks the order for the operator's review with `reason` and credits nothing. */
+export async function flagOrder(
+  trx: Trx,
+  input: { order: TopUpOrderRow; reason: string; at: number },
+): Promise<PaymentEventOutcome> {
+  await updateTopUpOrder(trx, { id: input.order.id, changes: { review_reason: input.reason, updated_at: input.at } });
+  return { kind: 'flagged', orderId: input.order.id, reason: input.reason };
 }

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { CreatedTopUp, TopUpOrderView } from '../../../contract/payments.ts';
+import { callApi, signUp, type BrowserSession } from '../support/account-api-client.ts';
+import { assertLedgerBalanced } from '../support/assert-ledger-balanced.ts';
+import { startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
+
+async function readBalanceMicros(gateway: TestGateway, session: BrowserSession): Promise<number> {
+  const answer = await callApi(gateway.url, '/api/balance', { session });
+  assert.equal(answer.status, 200, answer.text);
+  return Math.round((answer.json as { balance_usd: number }).balance_usd * 1_000_000);
+}
+
+/** Polls the order page until `isDone` says so (the sandbox watcher polls the simulator every 3 s), 20 s at most. */
+async function waitForOrder(
+  gateway: TestGateway,
+  session: BrowserSession,
+  orderId: string,
+  isDone: (order: TopUpOrderView) => boolean,
+): Promise<TopUpOrderView> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const answer = await callApi(gateway.url, `/api/top-ups/${orderId}`, { session });
+    assert.equal(answer.status, 200, answer.text);
+    const order = answer.json as TopUpOrderView;
+    if (isDone(order) || Date.now() > deadline) return order;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function control(tronGridUrl: string, path: string, body: unknown = {}): Promise<string> {
+  const answer = await fetch(`${tronGridUrl}/_simulator/${path}`, { method: 'POST', body: JSON.stringify(body) });
+  assert.equal(answer.status, 200);
+  return ((await answer.json()) as { transaction_id: string }).transaction_id;
+}
+
+describe('a sandbox gateway takes USDT (TRC20) top-ups by watching the TronGrid simulator', () => {
+  let gateway: TestGateway;
+
+  before(async () => {
+    gateway = await startTestGateway({ environment: { WELCOME_BALANCE_USD: '0' } });
+  });
+  after(async () => gateway.close());
+
+  test('order → address and exact amount → transfer seen → confirmed → balance credited once', async () => {
+    const tronGridUrl = gateway.gateway.sandboxTronGridUrl;
+    assert.ok(tronGridUrl);
+    const session = await signUp(gateway.url, { email: 'usdt@example.com' });
+    const created = await callApi(gateway.url, '/api/top-ups', {
+      session,
+      body: { method: 'usdt_trc20', currency: 'USD', amount_minor: 1000 },
+    });
+    assert.equal(created.status, 201, created.text);
+    const { order } = created.json as CreatedTopUp;
+    assert.equal(order.provider, 'tron');
+    assert.equal(order.crypto_deposit?.amount, '10');
+    assert.equal(order.crypto_deposit?.stage, 'waiting');
+    const address = order.crypto_deposit?.address ?? '';
+    assert.match(address, /^T[1-9A-HJ-NP-Za-km-z]{33}$/);
+    const txId = await control(tronGridUrl, 'transfers', { to: address, amount: '10' });
+    const seen = await waitForOrder(gateway, session, order.id, (view) => view.crypto_deposit?.stage === 'seen');
+    assert.equal(seen.crypto_deposit?.seen_tx_id, txId);
+    assert.equal(seen.status, 'pending');
+    await control(tronGridUrl, `transfers/${txId}/confirm`);
+    const paid = await waitForOrder(gateway, session, order.id, (view) => view.status === 'succeeded');
+    assert.equal(paid.crypto_deposit?.stage, 'credited');
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    assert.equal(await readBalanceMicros(gateway, session), 10_000_000, 'credited once, however many passes ran');
+    await assertLedgerBalanced(gateway.gateway.database.db);
+  });
+});
+
+test('start-up refuses a malformed operator xpub with a message naming the setting', async () => {
+  await assert.rejects(
+    startTestGateway({ environment: { PAYMENT_SANDBOX: 'off', USDT_TRON_XPUB: 'xpub6-not-a-key' } }),
+    /USDT_TRON_XPUB is not a usable extended public key/,
+  );
+});
