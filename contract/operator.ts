@@ -116,6 +116,8 @@ export const modelPriceRequestSchema = z.object({
   cached_input_usd_per_million: usdAmountSchema.nullable().optional(),
   usd_per_request: usdAmountSchema.nullable().optional(),
   reason: z.string().trim().min(1).max(500).optional(),
+  /** Must be true to set a price below the cost of every route (after the deepest discount); 400 `below_cost` else. */
+  confirm_below_cost: z.boolean().optional(),
 });
 export type ModelPriceRequest = z.infer<typeof modelPriceRequestSchema>;
 
