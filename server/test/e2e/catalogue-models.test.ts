@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { RevenueReport } from '../../../contract/operator.ts';
 import type { OperatorModel, OperatorModelList } from '../../../contract/operator-models.ts';
 import { findModel } from '../../src/db/models.ts';
 import { callApi, readError, signIn, type BrowserSession } from '../support/account-api-client.ts';
@@ -111,6 +112,19 @@ for (const databaseKind of databaseKinds) {
       // The route cost the list price: the usage row keeps what the call cost us, below what it was sold for.
       assert.ok((usage[0]?.upstream_cost_micros ?? 0) > 0);
       assert.ok((usage[0]?.upstream_cost_micros ?? 0) < (usage[0]?.cost_micros ?? 0));
+      const report = (await api('/api/operator/revenue')).json as RevenueReport;
+      const sold = report.models.find((entry) => entry.model === newClaude.id);
+      const costMicros = usage[0]?.upstream_cost_micros ?? 0;
+      const incomeMicros = usage[0]?.cost_micros ?? 0;
+      assert.equal(sold?.cost_of_goods_usd, costMicros / 1e6);
+      assert.equal(sold?.margin_usd, (incomeMicros - costMicros) / 1e6);
+      assert.equal(sold?.margin_percent, Math.round(((incomeMicros - costMicros) / incomeMicros) * 10_000) / 100);
+      const today = report.days.at(-1);
+      assert.ok((today?.cost_of_goods_usd ?? 0) >= costMicros / 1e6);
+      assert.equal(
+        today?.margin_usd,
+        Math.round(((today?.usage_usd ?? 0) - (today?.cost_of_goods_usd ?? 0)) * 1e6) / 1e6,
+      );
     });
 
     test('a price below cost is refused unless confirmed, then flagged', async () => {
