@@ -120,7 +120,7 @@ const folderAllowLists = {
     why: 'http/ serves the domain: it names the database handle it passes on, and runs no query itself',
   },
   cli: {
-    allowed: [...leaves, 'accounts', 'catalog', 'config', 'db', 'images'],
+    allowed: [...leaves, 'accounts', 'catalog', 'config', 'db', 'images', 'operator'],
     why: 'the CLI works on the domain, not through http',
   },
 };

@@ -26,10 +26,20 @@ import {
   updateRouteRequestSchema,
 } from './operator-routes.ts';
 import { operatorErrors, type ApiEndpoint } from './api-endpoint.ts';
+import {
+  createModelRequestSchema,
+  operatorModelListSchema,
+  operatorModelSchema,
+  retireModelRequestSchema,
+  updateModelRequestSchema,
+} from './operator-models.ts';
 
 const userDetail = { name: 'OperatorUserDetail', schema: operatorUserDetailSchema };
 const imageTierList = { name: 'ImagePriceTierList', schema: imagePriceTierListSchema };
 const route = { name: 'OperatorRoute', schema: operatorRouteSchema };
+const operatorModel = { name: 'OperatorModel', schema: operatorModelSchema };
+const invalidModel =
+  'Invalid model: unknown family (`unknown_family`) or provider, a negative or non-numeric price, a missing list price, or a price below the cost of every route without `confirm_below_cost` (`below_cost`); `param` names the field';
 const invalidRoute =
   'Invalid route: unknown provider or model, bad or private base URL (`private_upstream_refused`), missing credential, negative weight, a setting out of range (`param` names it)';
 
@@ -220,5 +230,57 @@ export const operatorEndpoints = {
     body: { name: 'UpdateRouteRequest', schema: updateRouteRequestSchema },
     response: { status: 200, description: 'The route as changed', json: route },
     errors: { ...operatorErrors, '400': invalidRoute, '404': 'No route has this id' },
+  },
+  listOperatorModels: {
+    method: 'get',
+    path: '/api/operator/models',
+    summary: 'Every model, retired ones too, with its routes’ costs and its margin after the deepest discount',
+    auth: 'operator',
+    response: {
+      status: 200,
+      description: 'The catalogue',
+      json: { name: 'OperatorModelList', schema: operatorModelListSchema },
+    },
+    errors: operatorErrors,
+  },
+  createModel: {
+    method: 'post',
+    path: '/api/operator/models',
+    summary: 'Add a model; our price defaults to the pricing rule; every node offers it within a second',
+    auth: 'operator',
+    body: { name: 'CreateModelRequest', schema: createModelRequestSchema },
+    response: { status: 201, description: 'The new model', json: operatorModel },
+    errors: { ...operatorErrors, '400': invalidModel, '409': 'A model with this id exists (`model_exists`)' },
+  },
+  updateModel: {
+    method: 'patch',
+    path: '/api/operator/models/{id}',
+    summary: 'Change a model’s definition, list price or our price (recorded in its price history)',
+    auth: 'operator',
+    body: { name: 'UpdateModelRequest', schema: updateModelRequestSchema },
+    response: { status: 200, description: 'The model as changed', json: operatorModel },
+    errors: { ...operatorErrors, '400': invalidModel, '404': 'No such model' },
+  },
+  retireModel: {
+    method: 'post',
+    path: '/api/operator/models/{id}/retire',
+    summary: 'Retire a model: gone from the model lists, its callers told the successor; usage history keeps it',
+    auth: 'operator',
+    body: { name: 'RetireModelRequest', schema: retireModelRequestSchema },
+    response: { status: 200, description: 'The retired model', json: operatorModel },
+    errors: {
+      ...operatorErrors,
+      '400':
+        'The model is another retired model’s successor (`model_is_successor`), or the successor is unknown or retired',
+      '404': 'No such model',
+    },
+  },
+  restoreModel: {
+    method: 'post',
+    path: '/api/operator/models/{id}/restore',
+    summary: 'Bring a retired model back at its last price',
+    auth: 'operator',
+    response: { status: 200, description: 'The model', json: operatorModel },
+    errors: { ...operatorErrors, '404': 'No such model' },
   },
 } as const satisfies Record<string, ApiEndpoint>;

@@ -35,6 +35,9 @@ export const operatorRouteSchema = z.object({
   weight: z.number().int(),
   input_cost_micros: z.number().int().nullable(),
   output_cost_micros: z.number().int().nullable(),
+  /** Cached input per 1M tokens and one image, micro-USD (null: not entered, the list price applies). */
+  cached_input_cost_micros: z.number().int().nullable().optional(),
+  per_request_cost_micros: z.number().int().nullable().optional(),
   max_concurrency: z.number().int().nullable(),
   connect_timeout_ms: z.number().int().nullable(),
   first_byte_timeout_ms: z.number().int().nullable(),
@@ -56,6 +59,8 @@ const routeSettingsShape = {
   weight: z.number().int().optional(),
   input_cost_micros: z.number().int().nullable().optional(),
   output_cost_micros: z.number().int().nullable().optional(),
+  cached_input_cost_micros: z.number().int().nullable().optional(),
+  per_request_cost_micros: z.number().int().nullable().optional(),
   max_concurrency: z.number().int().nullable().optional(),
   connect_timeout_ms: z.number().int().nullable().optional(),
   first_byte_timeout_ms: z.number().int().nullable().optional(),

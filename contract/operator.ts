@@ -116,6 +116,8 @@ export const modelPriceRequestSchema = z.object({
   cached_input_usd_per_million: usdAmountSchema.nullable().optional(),
   usd_per_request: usdAmountSchema.nullable().optional(),
   reason: z.string().trim().min(1).max(500).optional(),
+  /** Must be true to set a price below the cost of every route (after the deepest discount); 400 `below_cost` else. */
+  confirm_below_cost: z.boolean().optional(),
 });
 export type ModelPriceRequest = z.infer<typeof modelPriceRequestSchema>;
 
@@ -200,13 +202,24 @@ export type OperatorUsagePage = z.infer<typeof operatorUsagePageSchema>;
 export const revenueQuerySchema = usageFilterQuerySchema.pick({ from: true, to: true });
 export type RevenueQuery = z.infer<typeof revenueQuerySchema>;
 
-/** Income per UTC day (from the ledger) and per model (from the usage records), USD. */
+/**
+ * Income per UTC day (from the ledger) and per model (from the usage records), USD. Cost of goods is what the calls
+ * cost us upstream (each usage record's route cost); margin is call income less it (subscriptions are not in it).
+ */
 export const revenueReportSchema = z.object({
   from: z.string(),
   to: z.string(),
   total_usd: z.number(),
+  cost_of_goods_usd: z.number().optional(),
   days: z.array(
-    z.object({ date: z.string(), usage_usd: z.number(), subscriptions_usd: z.number(), total_usd: z.number() }),
+    z.object({
+      date: z.string(),
+      usage_usd: z.number(),
+      subscriptions_usd: z.number(),
+      total_usd: z.number(),
+      cost_of_goods_usd: z.number().optional(),
+      margin_usd: z.number().optional(),
+    }),
   ),
   models: z.array(
     z.object({
@@ -216,6 +229,10 @@ export const revenueReportSchema = z.object({
       output_tokens: z.number().int(),
       image_count: z.number().int(),
       revenue_usd: z.number(),
+      cost_of_goods_usd: z.number().optional(),
+      margin_usd: z.number().optional(),
+      /** Margin as a share of the model's income, percent; null without income. */
+      margin_percent: z.number().nullable().optional(),
     }),
   ),
 });

@@ -10,6 +10,6 @@ export async function prepareDatabase(deps: { db: Database; clock: Clock }, conf
   await migrateToLatest(deps.db);
   await seedPriceList(
     { db: deps.db, nowMs: deps.clock.nowMs() },
-    { models: seedCatalog, discountBasisPoints: config.defaultDiscountBasisPoints },
+    { models: seedCatalog, pricingRule: config.pricingRule },
   );
 }

@@ -328,6 +328,7 @@ function composeAppDeps(
     logger: input.logger,
     metrics: input.metrics,
     allowPrivateUpstreams: config.allowPrivateUpstreams,
+    pricingRule: config.pricingRule,
     bodyLimitBytes: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     version: packageVersion,

@@ -1,4 +1,5 @@
 import type { CatalogModel } from '../catalog/price-list.ts';
+import type { RouteCost } from '../catalog/route-cost.ts';
 import { costOfTokensMicros } from '../lib/money.ts';
 
 /**
@@ -27,7 +28,17 @@ export const zeroUsage: TokenUsage = {
  * rate (Anthropic's 1.25×; the input rate where the model has none), output at the output rate, less the account's
  * discount, rounded up once (lib/money.ts).
  */
-export function priceTokenUsage(model: CatalogModel, usage: TokenUsage): number {
+export function priceTokenUsage(
+  model: Pick<
+    CatalogModel,
+    | 'inputRateMicros'
+    | 'outputRateMicros'
+    | 'cachedInputRateMicros'
+    | 'cacheWriteRateBasisPoints'
+    | 'discountBasisPoints'
+  >,
+  usage: TokenUsage,
+): number {
   const cached = Math.min(usage.cachedInputTokens, usage.inputTokens);
   const written = Math.min(usage.cacheWriteInputTokens, usage.inputTokens - cached);
   return costOfTokensMicros(
@@ -43,4 +54,22 @@ export function priceTokenUsage(model: CatalogModel, usage: TokenUsage): number 
     ],
     { discountBasisPoints: model.discountBasisPoints },
   );
+}
+
+/**
+ * What a call cost us at the route that served it (its entered cost, else the list price): tokens the same way as
+ * our price (cached input, cache writes, output), images at the route's per-image cost, no discount. The usage
+ * record keeps it, so the revenue report's cost of goods is what each call cost when it was made.
+ */
+export function priceRouteCost(cost: RouteCost, input: { usage: TokenUsage; imageCount: number }): number {
+  const tokens = priceTokenUsage(
+    {
+      inputRateMicros: cost.inputMicros,
+      outputRateMicros: cost.outputMicros,
+      cachedInputRateMicros: cost.cachedInputMicros,
+      cacheWriteRateBasisPoints: cost.cacheWriteRateBasisPoints,
+    },
+    input.usage,
+  );
+  return tokens + (cost.perRequestMicros ?? 0) * input.imageCount;
 }

@@ -17,6 +17,9 @@ export type RouteSettingsInput = {
   /** What the upstream charges us, micro-USD per 1M tokens. */
   inputCostMicros?: number | null;
   outputCostMicros?: number | null;
+  /** Cached input per 1M tokens and one image, micro-USD. */
+  cachedInputCostMicros?: number | null;
+  perRequestCostMicros?: number | null;
   maxConcurrency?: number | null;
   connectTimeoutMs?: number | null;
   firstByteTimeoutMs?: number | null;
@@ -34,6 +37,8 @@ export type RouteSettingColumns = Partial<
     | 'weight'
     | 'input_cost_micros'
     | 'output_cost_micros'
+    | 'cached_input_cost_micros'
+    | 'per_request_cost_micros'
     | 'max_concurrency'
     | 'connect_timeout_ms'
     | 'first_byte_timeout_ms'
@@ -50,6 +55,8 @@ const integerSettings = {
   weight: { min: 0, max: 1_000_000, param: 'weight', what: 'The weight' },
   inputCostMicros: { min: 0, max: 1e12, param: 'input_cost_micros', what: 'The input cost' },
   outputCostMicros: { min: 0, max: 1e12, param: 'output_cost_micros', what: 'The output cost' },
+  cachedInputCostMicros: { min: 0, max: 1e12, param: 'cached_input_cost_micros', what: 'The cached input cost' },
+  perRequestCostMicros: { min: 0, max: 1e12, param: 'per_request_cost_micros', what: 'The per-image cost' },
   maxConcurrency: { min: 1, max: 100_000, param: 'max_concurrency', what: 'The concurrency cap' },
   connectTimeoutMs: { min: 100, max: 600_000, param: 'connect_timeout_ms', what: 'The connect timeout' },
   firstByteTimeoutMs: { min: 100, max: 3_600_000, param: 'first_byte_timeout_ms', what: 'The first-byte timeout' },
@@ -70,6 +77,12 @@ export function convertRouteSettings(input: RouteSettingsInput, storedOptions: s
   }
   if (input.outputCostMicros !== undefined) {
     changes.output_cost_micros = nullable(input.outputCostMicros, integerSettings.outputCostMicros);
+  }
+  if (input.cachedInputCostMicros !== undefined) {
+    changes.cached_input_cost_micros = nullable(input.cachedInputCostMicros, integerSettings.cachedInputCostMicros);
+  }
+  if (input.perRequestCostMicros !== undefined) {
+    changes.per_request_cost_micros = nullable(input.perRequestCostMicros, integerSettings.perRequestCostMicros);
   }
   if (input.maxConcurrency !== undefined) {
     changes.max_concurrency = nullable(input.maxConcurrency, integerSettings.maxConcurrency);

@@ -8,9 +8,10 @@ import type { SecretBox } from '../lib/secret-box.ts';
 import { isProviderId, type ProviderId } from '../providers/provider-id.ts';
 import type { UpstreamTimeouts } from '../providers/shared/upstream-timeouts.ts';
 import type { RouteOptions } from '../providers/vendor-definition.ts';
-import type { PriceList } from './price-list.ts';
+import type { CatalogModel, PriceList } from './price-list.ts';
 import { providerEndpoints } from './provider-endpoints.ts';
 import { readRouteOptions } from './route-settings.ts';
+import { findRouteCost, type RouteCost } from './route-cost.ts';
 
 /** One way to reach a model upstream. The credential is decrypted in memory only. */
 export type Route = {
@@ -24,9 +25,13 @@ export type Route = {
   weight: number;
   /** `database` (operator-managed), `environment` (a vendor key from the config) or `sandbox` (a simulator). */
   origin: 'database' | 'environment' | 'sandbox';
-  /** What the upstream charges us, micro-USD per 1M tokens, when the operator entered it. */
+  /** What the upstream charges us, micro-USD per 1M tokens (or per image), when the operator entered it. */
   inputCostMicros?: number;
   outputCostMicros?: number;
+  cachedInputCostMicros?: number;
+  perRequestCostMicros?: number;
+  /** What the route costs us for its model (entered, else the list price); set on every route the table builds. */
+  cost?: RouteCost;
   /** Most calls in flight on this route per node. */
   maxConcurrency?: number;
   /** Overrides of the default upstream timeouts. */
@@ -85,7 +90,9 @@ export async function loadRouteTable(deps: RouteTableDeps): Promise<RouteTable> 
     const next = new Map<string, Route[]>();
     const disabledIds = new Set(await listDisabledImplicitRouteIds(deps.db));
     const nextDisabled: Route[] = [];
-    const add = (route: Route) => {
+    const add = (uncosted: Route) => {
+      const model = deps.priceList.find(uncosted.modelId);
+      const route = model ? { ...uncosted, cost: findRouteCost(uncosted, model) } : uncosted;
       if (route.origin !== 'database' && disabledIds.has(route.id)) nextDisabled.push(route);
       else next.set(route.modelId, [...(next.get(route.modelId) ?? []), route]);
     };
@@ -95,16 +102,16 @@ export async function loadRouteTable(deps: RouteTableDeps): Promise<RouteTable> 
       if (opened) add(convertRouteRow(row, { provider: row.provider, credential: opened.credential }));
     }
     for (const model of deps.priceList.list()) {
-      const seed = seedById.get(model.id);
-      if (!seed) continue;
-      const endpoint = providerEndpoints[seed.provider];
+      const vendor = vendorOf(model, seedById.get(model.id));
+      if (!vendor) continue;
+      const endpoint = providerEndpoints[vendor.provider];
       const credential = endpoint.credentialKey ? deps.config.vendorCredentials[endpoint.credentialKey] : undefined;
       if (credential && endpoint.publicBaseUrl) {
-        add(seedRoute({ seed, origin: 'environment', baseUrl: endpoint.publicBaseUrl, credential }));
+        add(vendorRoute({ vendor, origin: 'environment', baseUrl: endpoint.publicBaseUrl, credential }));
       }
       if (deps.simulatorUrl && !next.has(model.id)) {
         const baseUrl = `${deps.simulatorUrl}${endpoint.simulatorPath}`;
-        add(seedRoute({ seed, origin: 'sandbox', baseUrl, credential: 'sandbox-key' }));
+        add(vendorRoute({ vendor, origin: 'sandbox', baseUrl, credential: 'sandbox-key' }));
       }
     }
     for (const routes of next.values()) routes.sort((left, right) => left.priority - right.priority);
@@ -142,6 +149,8 @@ function convertRouteRow(row: RouteRow, input: { provider: ProviderId; credentia
     origin: 'database',
     ...(row.input_cost_micros === null ? {} : { inputCostMicros: row.input_cost_micros }),
     ...(row.output_cost_micros === null ? {} : { outputCostMicros: row.output_cost_micros }),
+    ...(row.cached_input_cost_micros === null ? {} : { cachedInputCostMicros: row.cached_input_cost_micros }),
+    ...(row.per_request_cost_micros === null ? {} : { perRequestCostMicros: row.per_request_cost_micros }),
     ...(row.max_concurrency === null ? {} : { maxConcurrency: row.max_concurrency }),
     ...(Object.keys(timeouts).length === 0 ? {} : { timeouts }),
     ...(reservedForUserIds.length === 0 ? {} : { reservedForUserIds }),
@@ -149,19 +158,29 @@ function convertRouteRow(row: RouteRow, input: { provider: ProviderId; credentia
   };
 }
 
-function seedRoute(input: {
-  seed: SeedModel;
+/** The vendor whose own API serves a model: stored with the model, or (rows seeded before 0040) its seed entry's. */
+type ModelVendor = { modelId: string; provider: ProviderId; upstreamModel: string };
+
+function vendorOf(model: CatalogModel, seed: SeedModel | undefined): ModelVendor | undefined {
+  if (model.provider) {
+    return { modelId: model.id, provider: model.provider, upstreamModel: model.upstreamModel ?? model.id };
+  }
+  return seed ? { modelId: model.id, provider: seed.provider, upstreamModel: seed.upstreamModel } : undefined;
+}
+
+function vendorRoute(input: {
+  vendor: ModelVendor;
   origin: 'environment' | 'sandbox';
   baseUrl: string;
   credential: string;
 }): Route {
   return {
-    id: `${input.origin}:${input.seed.id}`,
-    modelId: input.seed.id,
-    provider: input.seed.provider,
+    id: `${input.origin}:${input.vendor.modelId}`,
+    modelId: input.vendor.modelId,
+    provider: input.vendor.provider,
     baseUrl: input.baseUrl,
     credential: input.credential,
-    upstreamModel: input.seed.upstreamModel,
+    upstreamModel: input.vendor.upstreamModel,
     priority: input.origin === 'environment' ? 100 : 1000,
     weight: 1,
     origin: input.origin,

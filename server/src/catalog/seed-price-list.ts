@@ -1,27 +1,45 @@
 import { bumpCacheVersion } from '../db/cache-versions.ts';
 import type { Database } from '../db/database.ts';
-import { insertModelIfAbsent, listModels } from '../db/models.ts';
+import { fillModelVendors, insertModelIfAbsent, listModels } from '../db/models.ts';
 import type { SeedModel } from '../config/seed-catalog.ts';
-import { applyDiscountMicros } from '../lib/money.ts';
+import type { PricingRule } from '../config/config.ts';
+import { applyPricingRule } from './apply-pricing-rule.ts';
 
 /**
- * Inserts every seed model that is not in the database yet, priced at its list price less the default discount.
+ * Inserts every seed model that is not in the database yet, priced by the default pricing rule.
  * Existing rows are never touched, so an operator's prices survive restarts. Returns how many were added.
  */
 export async function seedPriceList(
   deps: { db: Database; nowMs: number },
-  input: { models: readonly SeedModel[]; discountBasisPoints: number },
+  input: { models: readonly SeedModel[]; pricingRule: PricingRule },
 ): Promise<number> {
-  const known = new Set((await listModels(deps.db)).map((row) => row.id));
+  const rows = await listModels(deps.db);
+  const known = new Set(rows.map((row) => row.id));
   const missing = input.models.filter((model) => !known.has(model.id));
+  if (rows.some((row) => row.provider === null)) {
+    await fillModelVendors(
+      deps.db,
+      input.models.map((model) => ({
+        modelId: model.id,
+        provider: model.provider,
+        upstreamModel: model.upstreamModel,
+      })),
+    );
+  }
   if (missing.length === 0) return 0;
   // The vendor price database is 1.6 MB of code: loaded only when a model is seeded, not on every start.
   const { findListPrice } = await import('./list-price.ts');
   let added = 0;
   for (const model of missing) {
     const list = findListPrice(model);
-    const ours = (micros: number | null) =>
-      micros === null ? null : applyDiscountMicros(micros, input.discountBasisPoints);
+    const listRates = {
+      inputMicros: list.inputRateMicros,
+      outputMicros: list.outputRateMicros,
+      cachedInputMicros: list.cachedInputRateMicros,
+      perRequestMicros: list.perRequestMicros,
+    };
+    // A seeded model is served by its vendor's own API, which bills the list price: that is its route cost.
+    const ours = applyPricingRule(input.pricingRule, { list: listRates, cost: listRates });
     const isAdded = await insertModelIfAbsent(deps.db, {
       id: model.id,
       display_name: model.displayName,
@@ -29,10 +47,10 @@ export async function seedPriceList(
       kind: model.kind,
       context_length: model.contextLength,
       max_output_tokens: model.maxOutputTokens,
-      input_rate_micros: applyDiscountMicros(list.inputRateMicros, input.discountBasisPoints),
-      output_rate_micros: applyDiscountMicros(list.outputRateMicros, input.discountBasisPoints),
-      cached_input_rate_micros: ours(list.cachedInputRateMicros),
-      per_request_micros: ours(list.perRequestMicros),
+      input_rate_micros: ours.inputMicros,
+      output_rate_micros: ours.outputMicros,
+      cached_input_rate_micros: ours.cachedInputMicros,
+      per_request_micros: ours.perRequestMicros,
       list_input_rate_micros: list.inputRateMicros,
       list_output_rate_micros: list.outputRateMicros,
       list_cached_input_rate_micros: list.cachedInputRateMicros,
@@ -40,6 +58,8 @@ export async function seedPriceList(
       cache_write_rate_basis_points: list.cacheWriteRateBasisPoints,
       supports_tools: model.supportsTools ? 1 : 0,
       supports_vision: model.supportsVision ? 1 : 0,
+      provider: model.provider,
+      upstream_model: model.upstreamModel,
       price_effective_at: deps.nowMs,
       enabled: 1,
       created_at: deps.nowMs,

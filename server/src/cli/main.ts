@@ -23,10 +23,17 @@ const usage = `usage: npm run cli -- <command>
   route add --model M --provider P --base-url U --api-key K [--upstream-model X] [route settings]
   route update --id ID [--base-url U] [--api-key K] [--upstream-model X] [route settings]
   route list | route disable --id ID | route enable --id ID
-    route settings: [--priority N] [--weight N] [--input-cost-usd N] [--output-cost-usd N] [--max-concurrency N]
+    route settings: [--priority N] [--weight N] [--input-cost-usd N] [--output-cost-usd N] [--cached-input-cost-usd N]
+      [--per-image-cost-usd N] [--max-concurrency N]
       [--connect-timeout-ms N] [--first-byte-timeout-ms N] [--idle-timeout-ms N] [--reserved-for USER_ID,…]
       [--api-version V (azure)] [--vertex-project P --vertex-location L (vertex)]; "none" clears a setting
-  model list | model set-price --model M [--input-usd N] [--output-usd N] [--cached-input-usd N] [--per-request-usd N] [--reason R]
+  model list [--retired] | model set-price --model M [--input-usd N] [--output-usd N] [--cached-input-usd N]
+    [--per-request-usd N] [--reason R] [--confirm-below-cost]
+  model add --id ID --kind text|image --name N --family F --context-length N [--max-output-tokens N] [model fields]
+  model update --model M [model fields] | model retire --model M [--successor S] | model restore --model M
+    model fields: [--provider P] [--upstream-model X] [--capabilities tools,vision,json_schema,reasoning,web_search]
+      [--list-input-usd N] [--list-output-usd N] [--list-cached-input-usd N] [--list-per-image-usd N] [--input-usd N]
+      [--output-usd N] [--cached-input-usd N] [--per-image-usd N] [--reason R] [--confirm-below-cost]
   model image-tiers --model M | model set-image-tier --model M [--quality Q] [--size S] --list-usd N
   model delete-image-tier --model M [--quality Q] [--size S]   (no --quality/--size: the tier for any)`;
 

@@ -1,34 +1,25 @@
 import { bumpCacheVersion } from '../db/cache-versions.ts';
-import { listModelImagePriceTiers } from '../db/image-price-tiers.ts';
-import { findModel, listModels, updateModelPrice } from '../db/models.ts';
-import type { ModelRow } from '../db/schema.ts';
+import { findModel, updateModelPrice } from '../db/models.ts';
 import { formatUsd, parseUsdToMicros } from '../lib/money.ts';
+import { toListRates } from '../operator/list-operator-models.ts';
+import { checkAboveCost, listStoredRouteCosts } from '../operator/model-route-costs.ts';
 import { parseOptions, UsageError, type CliContext } from './cli-context.ts';
 import { imageTierActions, runImageTierCommand } from './image-tier-commands.ts';
+import { modelCatalogActions, runModelCatalogCommand } from './model-catalog-commands.ts';
 
 /**
- * `model list`, `model set-price --model M [--input-usd N] [--output-usd N] [--cached-input-usd N]
- * [--per-request-usd N]`, and the image price tier actions (`image-tier-commands.ts`).
+ * `model set-price --model M [--input-usd N] [--output-usd N] [--cached-input-usd N] [--per-request-usd N]
+ * [--confirm-below-cost]`, the catalogue actions (`model-catalog-commands.ts`) and the image price tier actions
+ * (`image-tier-commands.ts`).
  */
 export async function runModelCommand(context: CliContext, action: string | undefined, args: readonly string[]) {
   const tierAction = imageTierActions.find((candidate) => candidate === action);
   if (tierAction) return runImageTierCommand(context, tierAction, args);
-  if (action === 'list') {
-    parseOptions(args, {});
-    for (const model of await listModels(context.db)) {
-      const price =
-        model.kind === 'image'
-          ? await describeImagePrice(context, model)
-          : `in ${formatUsd(model.input_rate_micros)} out ${formatUsd(model.output_rate_micros)} USD/1M tokens`;
-      context.print(
-        `${model.id.padEnd(28)} ${model.family.padEnd(10)} ${model.kind.padEnd(5)} ${price}${model.enabled ? '' : '  (disabled)'}`,
-      );
-    }
-    return;
-  }
+  const catalogAction = modelCatalogActions.find((candidate) => candidate === action);
+  if (catalogAction) return runModelCatalogCommand(context, catalogAction, args);
   if (action !== 'set-price')
     throw new UsageError(
-      `unknown model command "${action ?? ''}" (expected: list, set-price, ${imageTierActions.join(', ')})`,
+      `unknown model command "${action ?? ''}" (expected: ${modelCatalogActions.join(', ')}, set-price, ${imageTierActions.join(', ')})`,
     );
   const options = parseOptions(args, {
     model: { type: 'string', required: true },
@@ -37,6 +28,7 @@ export async function runModelCommand(context: CliContext, action: string | unde
     'cached-input-usd': { type: 'string' },
     'per-request-usd': { type: 'string' },
     reason: { type: 'string' },
+    'confirm-below-cost': { type: 'boolean' },
   });
   const model = await findModel(context.db, options.model ?? '');
   if (!model) throw new UsageError(`no model ${options.model} in the catalogue`);
@@ -49,25 +41,29 @@ export async function runModelCommand(context: CliContext, action: string | unde
   };
   const input = amount('input-usd', options['input-usd'], model.input_rate_micros) ?? 0;
   const output = amount('output-usd', options['output-usd'], model.output_rate_micros) ?? 0;
-  await updateModelPrice(context.db, {
+  const change = {
     modelId: model.id,
-    effectiveAt: context.clock.nowMs(),
+    effectiveAt: Math.max(context.clock.nowMs(), model.price_effective_at + 1),
     inputRateMicros: input,
     outputRateMicros: output,
     cachedInputRateMicros: amount('cached-input-usd', options['cached-input-usd'], model.cached_input_rate_micros),
     perRequestMicros: amount('per-request-usd', options['per-request-usd'], model.per_request_micros),
     reason: options.reason ?? 'set by operator (CLI)',
-  });
+  };
+  await checkAboveCost(
+    { db: context.db, nowMs: context.clock.nowMs(), routeCosts: listStoredRouteCosts(context.db) },
+    {
+      model: toListRates(model),
+      price: {
+        inputMicros: change.inputRateMicros,
+        outputMicros: change.outputRateMicros,
+        cachedInputMicros: change.cachedInputRateMicros,
+        perRequestMicros: change.perRequestMicros,
+      },
+      isConfirmed: options['confirm-below-cost'],
+    },
+  );
+  await updateModelPrice(context.db, change);
   await bumpCacheVersion(context.db, 'catalog');
   context.print(`price of ${model.id} set: input ${formatUsd(input)} output ${formatUsd(output)} USD per 1M tokens`);
-}
-
-/**
- * An image model's stored price is the flat price its tiers scale from; the model lists show the price of a default
- * request instead (a dearer tier for GPT Image), so the flat one is labelled as such, with its tiers pointed to.
- */
-async function describeImagePrice(context: CliContext, model: ModelRow): Promise<string> {
-  const flat = `flat ${formatUsd(model.per_request_micros ?? 0)} USD/image`;
-  const tierCount = (await listModelImagePriceTiers(context.db, model.id)).length;
-  return tierCount === 0 ? flat : `${flat}, ${tierCount} price tiers (model image-tiers --model ${model.id})`;
 }

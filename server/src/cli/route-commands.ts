@@ -12,6 +12,8 @@ const settingOptions = {
   weight: { type: 'string' },
   'input-cost-usd': { type: 'string' },
   'output-cost-usd': { type: 'string' },
+  'cached-input-cost-usd': { type: 'string' },
+  'per-image-cost-usd': { type: 'string' },
   'max-concurrency': { type: 'string' },
   'connect-timeout-ms': { type: 'string' },
   'first-byte-timeout-ms': { type: 'string' },
@@ -107,7 +109,7 @@ function readSettings(options: SettingValues): RouteSettingsInput {
     if (text === undefined) return undefined;
     return text === 'none' ? null : parseInteger(name, text, bounds);
   };
-  const usd = (name: 'input-cost-usd' | 'output-cost-usd') => {
+  const usd = (name: 'input-cost-usd' | 'output-cost-usd' | 'cached-input-cost-usd' | 'per-image-cost-usd') => {
     const text = options[name];
     if (text === undefined || text === 'none') return text === undefined ? undefined : null;
     const micros = parseUsdToMicros(text);
@@ -129,6 +131,8 @@ function readSettings(options: SettingValues): RouteSettingsInput {
   }
   assign('inputCostMicros', usd('input-cost-usd'));
   assign('outputCostMicros', usd('output-cost-usd'));
+  assign('cachedInputCostMicros', usd('cached-input-cost-usd'));
+  assign('perRequestCostMicros', usd('per-image-cost-usd'));
   assign('maxConcurrency', integer('max-concurrency', { min: 1, max: 100_000 }));
   assign('connectTimeoutMs', integer('connect-timeout-ms', { min: 100, max: 600_000 }));
   assign('firstByteTimeoutMs', integer('first-byte-timeout-ms', { min: 100, max: 3_600_000 }));

@@ -65,6 +65,10 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WELCOME_BALANCE_USD: usdAsMicros({ maxUsd: 1_000_000 }).default(1_000_000),
   DEFAULT_DISCOUNT_PERCENT: percentAsBasisPoints({ maxPercent: 90 }).default(2000),
+  PRICING_RULE: z.enum(['cost_plus_markup', 'list_minus_discount']).default('cost_plus_markup'),
+  DEFAULT_MARKUP_PERCENT: percentAsBasisPoints({ maxPercent: 1000 }).default(2000),
+  CATALOG_SYNC_INTERVAL_HOURS: z.coerce.number().int().min(0).max(8760).default(0),
+  CATALOG_AUTO_ADD: z.enum(['off', 'new_versions']).default('off'),
   DEFAULT_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   KEEPALIVE_INTERVAL_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   MEMORY_MODE: z.enum(['throughput', 'lean']).default('throughput'),
@@ -125,6 +129,14 @@ export type Config = {
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly welcomeBalanceMicros: number;
   readonly defaultDiscountBasisPoints: number;
+  /**
+   * How a model gets our price when none is given (seeding, `model add`, sync): the cheapest route's cost plus
+   * `markupBasisPoints` (the default, so a stock install does not sell at a loss), or the vendor list price less
+   * `DEFAULT_DISCOUNT_PERCENT` (docs/catalogue.md).
+   */
+  readonly pricingRule: PricingRule;
+  /** Hours between scheduled catalogue syncs (0: none), and whether a sync adds new versions of offered families. */
+  readonly catalogSync: { readonly intervalHours: number; readonly autoAdd: 'off' | 'new_versions' };
   /** Per-key request budget per minute when the key sets none. */
   readonly defaultRequestsPerMinute: number;
   /** Silence after which a stream gets a `: keep-alive` comment. */
@@ -162,6 +174,21 @@ export type Config = {
 };
 
 export type NativeSearchProviderId = 'openai' | 'anthropic' | 'gemini';
+
+/** The default pricing rule: route cost plus a markup, or list price less a discount (basis points, 100 = 1%). */
+export type PricingRule =
+  | { readonly kind: 'cost_plus_markup'; readonly markupBasisPoints: number }
+  | { readonly kind: 'list_minus_discount'; readonly discountBasisPoints: number };
+
+function readPricingRule(values: {
+  PRICING_RULE: 'cost_plus_markup' | 'list_minus_discount';
+  DEFAULT_MARKUP_PERCENT: number;
+  DEFAULT_DISCOUNT_PERCENT: number;
+}): PricingRule {
+  return values.PRICING_RULE === 'cost_plus_markup'
+    ? { kind: 'cost_plus_markup', markupBasisPoints: values.DEFAULT_MARKUP_PERCENT }
+    : { kind: 'list_minus_discount', discountBasisPoints: values.DEFAULT_DISCOUNT_PERCENT };
+}
 
 /** Every invalid or missing key, reported together. */
 export class ConfigError extends Error {
@@ -206,6 +233,8 @@ export function parseConfig(environment: Readonly<Record<string, string | undefi
     logLevel: values.LOG_LEVEL,
     welcomeBalanceMicros: values.WELCOME_BALANCE_USD,
     defaultDiscountBasisPoints: values.DEFAULT_DISCOUNT_PERCENT,
+    pricingRule: readPricingRule(values),
+    catalogSync: { intervalHours: values.CATALOG_SYNC_INTERVAL_HOURS, autoAdd: values.CATALOG_AUTO_ADD },
     defaultRequestsPerMinute: values.DEFAULT_REQUESTS_PER_MINUTE,
     keepAliveIntervalMs: values.KEEPALIVE_INTERVAL_MS,
     memoryMode: values.MEMORY_MODE,

@@ -8,6 +8,7 @@ import { providerEndpoints } from '../catalog/provider-endpoints.ts';
 import { loadRouteTable } from '../catalog/route-table.ts';
 import { openDatabase } from '../db/database.ts';
 import { systemClock } from '../lib/clock.ts';
+import { applyDiscountMicros } from '../lib/money.ts';
 import { createSecretBox } from '../lib/secret-box.ts';
 import { prepareDatabase } from '../prepare-database.ts';
 import { parseConfig } from './config.ts';
@@ -64,7 +65,7 @@ test('every model has a list price: per token for text, per request for images',
 const database = await createTestDatabase('sqlite');
 after(() => database.drop());
 
-test('a new install prices every model below its list price and gives each one a sandbox route', async () => {
+test('a new install prices every model at its route cost plus the markup and gives each one a sandbox route', async () => {
   const config = parseConfig({ ...database.environment, SANDBOX: 'on' });
   const handle = openDatabase(config.database);
   try {
@@ -83,12 +84,14 @@ test('a new install prices every model below its list price and gives each one a
     for (const seed of seedCatalog) {
       const model = priceList.find(seed.id);
       assert.ok(model, `${seed.id} is in the live price list`);
+      // The default rule: the vendor's own API bills the list price, and a stock install sells 20% above it.
+      const marked = (micros: number) => applyDiscountMicros(micros, -2000);
       if (seed.kind === 'text') {
-        assert.ok(model.inputRateMicros > 0 && model.inputRateMicros < model.listInputRateMicros, seed.id);
-        assert.ok(model.outputRateMicros > 0 && model.outputRateMicros < model.listOutputRateMicros, seed.id);
+        assert.equal(model.inputRateMicros, marked(model.listInputRateMicros), seed.id);
+        assert.equal(model.outputRateMicros, marked(model.listOutputRateMicros), seed.id);
       } else {
         assert.ok(model.perRequestMicros !== null && model.listPerRequestMicros !== null, seed.id);
-        assert.ok(model.perRequestMicros > 0 && model.perRequestMicros < model.listPerRequestMicros, seed.id);
+        assert.equal(model.perRequestMicros, marked(model.listPerRequestMicros), seed.id);
       }
       const routes = routeTable.routesFor(seed.id);
       assert.equal(routes.length, 1, `${seed.id} has one route`);

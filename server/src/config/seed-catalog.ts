@@ -1,6 +1,27 @@
 import type { ProviderId } from '../providers/provider-id.ts';
 
 /**
+ * The vendor families the catalogue knows, each with the vendor whose own API serves its models by default (an
+ * operator adds a model of a known family only; a new family is a code change, as its simulator and vendor are).
+ */
+export const familyVendors = {
+  OpenAI: 'openai',
+  Anthropic: 'anthropic',
+  Google: 'gemini',
+  DeepSeek: 'deepseek',
+  xAI: 'xai',
+  Mistral: 'mistral',
+  Meta: 'groq',
+  Qwen: 'openrouter',
+  Moonshot: 'groq',
+  'Black Forest Labs': 'bfl',
+} as const satisfies Record<string, ProviderId>;
+
+export type ModelFamily = keyof typeof familyVendors;
+
+export const modelFamilies = Object.keys(familyVendors) as readonly ModelFamily[];
+
+/**
  * The models a new install starts with. Token list prices come from `@pydantic/genai-prices` (`listPriceFrom`);
  * per-request image prices and the few models it lacks carry the vendor's published list price here
  * (`listPriceUsd`, USD per 1M tokens or per image). Our own price is the list price less the configured discount.
@@ -9,17 +30,7 @@ export type SeedModel = {
   readonly id: string;
   readonly displayName: string;
   /** The vendor family shown on the models page. */
-  readonly family:
-    | 'OpenAI'
-    | 'Anthropic'
-    | 'Google'
-    | 'DeepSeek'
-    | 'xAI'
-    | 'Mistral'
-    | 'Meta'
-    | 'Qwen'
-    | 'Moonshot'
-    | 'Black Forest Labs';
+  readonly family: ModelFamily;
   readonly kind: 'text' | 'image';
   readonly contextLength: number;
   readonly maxOutputTokens: number;

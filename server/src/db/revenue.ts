@@ -42,3 +42,24 @@ export async function summarizeDailyRevenue(
   }
   return [...byDay.values()];
 }
+
+/** One UTC day's cost of goods: what the calls of that day cost us upstream, micro-USD. */
+export type DailyCost = { dayNumber: number; upstreamCostMicros: number };
+
+/**
+ * Cost of goods per UTC day in `[fromMs, toMs)`, oldest first, summed from each usage record's route cost (recorded
+ * when the call settled, so a later change of a route's cost does not rewrite the past). Calls without a recorded
+ * cost (no route answered, or made before costs were recorded) count 0.
+ */
+export async function summarizeDailyCost(db: Database, input: { fromMs: number; toMs: number }): Promise<DailyCost[]> {
+  const day = sql<number>`usage_records.created_at / ${sql.lit(msPerDay)}`;
+  const rows = await db
+    .selectFrom('usage_records')
+    .select([day.as('day_number'), sql<number>`coalesce(sum(upstream_cost_micros), 0)`.as('total')])
+    .where('created_at', '>=', input.fromMs)
+    .where('created_at', '<', input.toMs)
+    .groupBy(day)
+    .orderBy(day)
+    .execute();
+  return rows.map((row) => ({ dayNumber: Number(row.day_number), upstreamCostMicros: Number(row.total) }));
+}

@@ -58,6 +58,15 @@ export type ModelsTable = {
   price_effective_at: number;
   enabled: number;
   created_at: number;
+  /** The vendor whose own API serves the model, and the model's id there (migration 0040; null: not filled yet). */
+  provider: string | null;
+  upstream_model: string | null;
+  supports_json_schema: Generated<number>;
+  supports_reasoning: Generated<number>;
+  supports_web_search: Generated<number>;
+  /** Retired models leave the price list but keep their row for usage history; the successor is named to callers. */
+  retired_at: number | null;
+  successor_id: string | null;
 };
 
 export type PriceChangesTable = {
@@ -86,6 +95,9 @@ export type RoutesTable = {
   /** What the upstream charges us: micro-USD per 1M input / output tokens (operator information, null: unknown). */
   input_cost_micros: number | null;
   output_cost_micros: number | null;
+  /** Cached input per 1M tokens and one image, micro-USD (migration 0041; null: unknown). */
+  cached_input_cost_micros: number | null;
+  per_request_cost_micros: number | null;
   /** Most calls in flight on this route per node; null: no cap. */
   max_concurrency: number | null;
   /** Per-route upstream timeouts; null: the defaults of `providers/shared/upstream-timeouts.ts`. */
@@ -141,6 +153,8 @@ export type UsageRecordsTable = {
   reasoning_tokens: number;
   image_count: number;
   cost_micros: number;
+  /** What the serving route charged us for the call, micro-USD (migration 0041; null: no route, or before 0041). */
+  upstream_cost_micros: number | null;
   time_to_first_token_ms: number | null;
   latency_ms: number;
   created_at: number;
@@ -373,6 +387,19 @@ export type CryptoDepositTransfersTable = {
   credited_at: number;
 };
 
+/** A catalogue sync's differences (JSON) and which were applied, once (migration 0042). */
+export type CatalogSyncsTable = {
+  id: string;
+  created_at: number;
+  /** JSON: which source each part came from (`live`, `bundled`, a vendor's model list) and what it said. */
+  sources: string;
+  /** JSON array of the differences found. */
+  changes: string;
+  applied_at: number | null;
+  /** JSON array of the ids of the differences applied. */
+  applied_change_ids: string | null;
+};
+
 export type DatabaseSchema = {
   crypto_deposits: CryptoDepositsTable;
   crypto_deposit_transfers: CryptoDepositTransfersTable;
@@ -402,6 +429,7 @@ export type DatabaseSchema = {
   image_price_tier_seeds: ImagePriceTierSeedsTable;
   disabled_implicit_routes: DisabledImplicitRoutesTable;
   instance_settings: InstanceSettingsTable;
+  catalog_syncs: CatalogSyncsTable;
 };
 
 export type UserRow = Selectable<UsersTable>;

@@ -14,8 +14,13 @@ import { z } from 'zod';
 import type { LedgerTransaction } from './ledger.ts';
 import type { UsageRecordRow } from './schema.ts';
 
-/** A call's charge as the settlement writes it: the ledger debit and the usage record, written together. */
-export type JournaledCharge = { ledger: LedgerTransaction; usage: UsageRecordRow };
+/**
+ * A call's charge as the settlement writes it: the ledger debit and the usage record, written together. The
+ * upstream cost may be absent: journals written before it was recorded (migration 0041) replay without it.
+ */
+export type JournaledCharge = { ledger: LedgerTransaction; usage: JournaledUsage };
+
+export type JournaledUsage = Omit<UsageRecordRow, 'upstream_cost_micros'> & { upstream_cost_micros?: number | null };
 
 /** Which file a charge went to; the writer tells the journal when it is in the database. */
 export type JournalSegment = { readonly fileName: string; appended: number; applied: number; bytes: number };

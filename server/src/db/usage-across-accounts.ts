@@ -53,6 +53,8 @@ export type ModelUsageTotals = {
   outputTokens: number;
   imageCount: number;
   costMicros: number;
+  /** What the calls cost us upstream (calls without a recorded route cost count 0). */
+  upstreamCostMicros: number;
 };
 
 /** Per model, the most charged first. */
@@ -66,6 +68,7 @@ export async function summarizeUsageByModel(db: Database, filter: OperatorUsageF
       sql<number>`sum(output_tokens)`.as('output_tokens'),
       sql<number>`sum(image_count)`.as('image_count'),
       sql<number>`sum(cost_micros)`.as('cost_micros'),
+      sql<number>`coalesce(sum(upstream_cost_micros), 0)`.as('upstream_cost_micros'),
     ]);
   if (filter.fromMs !== undefined) query = query.where('created_at', '>=', filter.fromMs);
   if (filter.toMs !== undefined) query = query.where('created_at', '<', filter.toMs);
@@ -83,5 +86,6 @@ export async function summarizeUsageByModel(db: Database, filter: OperatorUsageF
     outputTokens: Number(row.output_tokens),
     imageCount: Number(row.image_count),
     costMicros: Number(row.cost_micros),
+    upstreamCostMicros: Number(row.upstream_cost_micros),
   }));
 }

@@ -10,6 +10,8 @@ export const conflictCodes = [
   'idempotency_key_reused',
   'already_credited',
   'not_refundable',
+  'model_exists',
+  'sync_already_applied',
 ] as const;
 export type ConflictCode = (typeof conflictCodes)[number];
 

@@ -34,6 +34,9 @@ export const invalidRequestCodes = [
   'payment_method_unavailable',
   'below_minimum',
   'exceeds_refundable',
+  'below_cost',
+  'model_is_successor',
+  'unknown_family',
 ] as const;
 export type InvalidRequestCode = (typeof invalidRequestCodes)[number];
 

@@ -26,3 +26,9 @@ export function modelNotFoundFor(modelId: string, qualifier = ''): ModelNotFound
     { param: 'model' },
   );
 }
+
+/** The 404 for a model the operator retired: usage history keeps it, callers are told which model replaces it. */
+export function modelRetiredError(modelId: string, successorId: string | null): ModelNotFoundError {
+  const instead = successorId === null ? 'it is no longer available' : `use \`${successorId}\` instead`;
+  return new ModelNotFoundError(`The model \`${modelId}\` has been retired; ${instead}.`, { param: 'model' });
+}

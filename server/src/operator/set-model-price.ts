@@ -6,14 +6,22 @@ import { findModel, updateModelPrice } from '../db/models.ts';
 import { NotFoundError } from '../errors/not-found-error.ts';
 import type { Clock } from '../lib/clock.ts';
 import { parseOptionalUsdAmountMicros, parseUsdAmountMicros } from '../billing/parse-amounts.ts';
+import { toListRates } from './list-operator-models.ts';
+import { checkAboveCost, type RouteCostSource } from './model-route-costs.ts';
 import { toPriceChangeView } from './to-price-change-view.ts';
 
-export type SetModelPriceDeps = { db: Database; clock: Clock; priceList: Pick<PriceList, 'reload'> };
+export type SetModelPriceDeps = {
+  db: Database;
+  clock: Clock;
+  priceList: Pick<PriceList, 'reload'>;
+  routeCosts: RouteCostSource;
+};
 
 /**
  * Sets a model's live price from now on, the same way as the CLI's `model set-price`: the price list row and its
  * history entry in one transaction, then every node reloads the price list (this one at once), so billing and the
- * models page show the new price together. Omitted fields keep their value; null clears an optional one.
+ * models page show the new price together. Omitted fields keep their value; null clears an optional one. A price
+ * below the cost of every route (after the deepest discount) is refused unless `confirm_below_cost` is set.
  */
 export async function setModelPrice(
   deps: SetModelPriceDeps,
@@ -46,6 +54,19 @@ export async function setModelPrice(
     ),
     reason: request.reason ?? 'set by operator (console)',
   };
+  await checkAboveCost(
+    { db: deps.db, nowMs: deps.clock.nowMs(), routeCosts: deps.routeCosts },
+    {
+      model: toListRates(model),
+      price: {
+        inputMicros: change.inputRateMicros,
+        outputMicros: change.outputRateMicros,
+        cachedInputMicros: change.cachedInputRateMicros,
+        perRequestMicros: change.perRequestMicros,
+      },
+      isConfirmed: request.confirm_below_cost === true,
+    },
+  );
   await updateModelPrice(deps.db, change);
   await bumpCacheVersion(deps.db, 'catalog');
   await deps.priceList.reload();

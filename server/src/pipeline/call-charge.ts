@@ -1,4 +1,5 @@
-import type { TokenUsage } from '../billing/pricing.ts';
+import { priceRouteCost, type TokenUsage } from '../billing/pricing.ts';
+import type { RouteCost } from '../catalog/route-cost.ts';
 import type { Route } from '../catalog/route-table.ts';
 import type { UsageRecordRow } from '../db/schema.ts';
 import { recordFailedCall } from '../db/usage-records.ts';
@@ -16,8 +17,8 @@ export type CallChargeDeps = SettleChargeDeps & {
   spendCapHolds: SpendCapHolds;
 };
 
-/** The route that answered (or was tried last), as the usage record names it. */
-type RecordedRoute = Pick<Route, 'id' | 'provider'>;
+/** The route that answered (or was tried last), as the usage record names it, with its cost when known. */
+type RecordedRoute = Pick<Route, 'id' | 'provider'> & { cost?: RouteCost | undefined };
 
 /** How a call that reached the client ends: what it used and costs, and how it went. */
 export type CallOutcome = {
@@ -91,6 +92,7 @@ export function openCallCharge(deps: CallChargeDeps, call: ChargedCall): CallCha
       image_count: 0,
       time_to_first_token_ms: null,
       cost_micros: 0,
+      upstream_cost_micros: null,
     });
   };
 
@@ -116,6 +118,9 @@ export function openCallCharge(deps: CallChargeDeps, call: ChargedCall): CallCha
             reasoning_tokens: usage.reasoningTokens,
             image_count: outcome.imageCount,
             time_to_first_token_ms: outcome.timeToFirstTokenMs,
+            upstream_cost_micros: outcome.route?.cost
+              ? priceRouteCost(outcome.route.cost, { usage, imageCount: outcome.imageCount })
+              : null,
           },
         });
         chargedMicros = settlement.costMicros;

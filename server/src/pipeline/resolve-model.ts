@@ -1,5 +1,5 @@
 import type { CatalogModel, PriceList } from '../catalog/price-list.ts';
-import { modelNotFoundFor } from '../errors/model-not-found-error.ts';
+import { modelNotFoundFor, modelRetiredError } from '../errors/model-not-found-error.ts';
 import { PermissionDeniedError } from '../errors/permission-denied-error.ts';
 import type { AccountTerms } from '../accounts/account-terms.ts';
 import type { Caller } from './authenticate.ts';
@@ -13,6 +13,8 @@ export function resolveModel(
   input: { caller: Caller; modelId: string; kind: CatalogModel['kind'] },
 ): CatalogModel {
   const model = deps.priceList.find(input.modelId);
+  const retired = model ? undefined : deps.priceList.findRetired(input.modelId);
+  if (retired) throw modelRetiredError(retired.id, retired.successorId);
   if (!model || model.kind !== input.kind) {
     throw modelNotFoundFor(input.modelId, model ? ` as a ${input.kind} model` : '');
   }

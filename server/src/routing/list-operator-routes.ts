@@ -53,6 +53,8 @@ function toOperatorRoute(deps: ListOperatorRoutesDeps, row: RouteRow): OperatorR
     weight: row.weight,
     input_cost_micros: row.input_cost_micros,
     output_cost_micros: row.output_cost_micros,
+    cached_input_cost_micros: row.cached_input_cost_micros,
+    per_request_cost_micros: row.per_request_cost_micros,
     max_concurrency: row.max_concurrency,
     connect_timeout_ms: row.connect_timeout_ms,
     first_byte_timeout_ms: row.first_byte_timeout_ms,

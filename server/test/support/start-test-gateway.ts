@@ -74,6 +74,8 @@ export async function startTestGateway(
     HOST: '127.0.0.1',
     SANDBOX: 'on',
     SHUTDOWN_GRACE_MS: '2000',
+    // The tests written before the default became cost plus markup check prices as list less the discount.
+    PRICING_RULE: 'list_minus_discount',
     ...database.environment,
     DATA_DIR: dataDir,
     ...options.environment,

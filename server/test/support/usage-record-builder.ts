@@ -21,6 +21,7 @@ export function buildUsageRecord(overrides: Partial<UsageRecordRow> & Pick<Usage
     reasoning_tokens: 0,
     image_count: 0,
     cost_micros: 360,
+    upstream_cost_micros: null,
     time_to_first_token_ms: 120,
     latency_ms: 800,
     created_at: Date.UTC(2025, 0, 15, 12),

@@ -5,6 +5,7 @@ import { createChatHandlers, type ChatHandlerDeps } from './chats.ts';
 import type { ApiHandlers } from './endpoint-handler.ts';
 import { createKeyInfoHandlers, type KeyInfoHandlerDeps } from './key-info.ts';
 import { createOperatorImageTierHandlers, type OperatorImageTierHandlerDeps } from './operator-image-tiers.ts';
+import { createOperatorModelHandlers, type OperatorModelHandlerDeps } from './operator-models.ts';
 import { createOperatorPaymentHandlers, type OperatorPaymentHandlerDeps } from './operator-payments.ts';
 import { createOperatorPlanHandlers, type OperatorPlanHandlerDeps } from './operator-plans.ts';
 import { createOperatorPriceHandlers, type OperatorPriceHandlerDeps } from './operator-prices.ts';
@@ -32,7 +33,8 @@ export type ApiHandlerDeps = AuthHandlerDeps &
   OperatorReportHandlerDeps &
   OperatorRouteHandlerDeps &
   TopUpHandlerDeps &
-  OperatorPaymentHandlerDeps & { openApiDocument: Record<string, unknown> };
+  OperatorPaymentHandlerDeps &
+  OperatorModelHandlerDeps & { openApiDocument: Record<string, unknown> };
 
 /** The handler of every endpoint in `contract/api-endpoints.ts`, grouped by what they need. */
 export function createApiHandlers(deps: ApiHandlerDeps): ApiHandlers {
@@ -54,5 +56,6 @@ export function createApiHandlers(deps: ApiHandlerDeps): ApiHandlers {
     ...createOperatorRouteHandlers(deps),
     ...createTopUpHandlers(deps),
     ...createOperatorPaymentHandlers(deps),
+    ...createOperatorModelHandlers(deps),
   };
 }

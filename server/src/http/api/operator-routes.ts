@@ -78,6 +78,8 @@ function toSettings(body: CreateRouteRequest | UpdateRouteRequest): RouteSetting
   if (body.weight !== undefined) settings.weight = body.weight;
   if (body.input_cost_micros !== undefined) settings.inputCostMicros = body.input_cost_micros;
   if (body.output_cost_micros !== undefined) settings.outputCostMicros = body.output_cost_micros;
+  if (body.cached_input_cost_micros !== undefined) settings.cachedInputCostMicros = body.cached_input_cost_micros;
+  if (body.per_request_cost_micros !== undefined) settings.perRequestCostMicros = body.per_request_cost_micros;
   if (body.max_concurrency !== undefined) settings.maxConcurrency = body.max_concurrency;
   if (body.connect_timeout_ms !== undefined) settings.connectTimeoutMs = body.connect_timeout_ms;
   if (body.first_byte_timeout_ms !== undefined) settings.firstByteTimeoutMs = body.first_byte_timeout_ms;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { CatalogModel, PriceList } from '../../catalog/price-list.ts';
 import type { RouteTable } from '../../catalog/route-table.ts';
-import { modelNotFoundFor } from '../../errors/model-not-found-error.ts';
+import { modelNotFoundFor, modelRetiredError } from '../../errors/model-not-found-error.ts';
 import { describeImagePrices } from '../../images/describe-image-prices.ts';
 import type { ImagePriceTiers } from '../../images/image-price-tiers.ts';
 import { findRoutedImageProfile } from '../../images/image-profiles.ts';
@@ -44,6 +44,8 @@ export function registerModelRoutes(app: FastifyInstance, deps: ModelsRouteDeps)
     const caller = await authenticate(deps, readAuthHeaders(request));
     const id = request.params['*'];
     const model = visibleModels(caller).find((candidate) => candidate.id === id);
+    const retired = model ? undefined : deps.priceList.findRetired(id);
+    if (retired) throw modelRetiredError(retired.id, retired.successorId);
     if (!model) throw modelNotFoundFor(id);
     return toModelObject(model, deps);
   });
