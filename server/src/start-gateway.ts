@@ -40,6 +40,7 @@ import { startWebSearch } from './search/start-web-search.ts';
 import type { RunningSimulator } from '../../simulators/start-simulator.ts';
 import { renewSubscriptions } from './subscriptions/renew-subscriptions.ts';
 import { renewalIntervalMs, scheduleRenewals } from './subscriptions/schedule-renewals.ts';
+import { startAccountMail, type AccountMail } from './start-account-mail.ts';
 
 export type RunningGateway = {
   url: string;
@@ -63,6 +64,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
   const stack = new AsyncDisposableStack();
   try {
     const storage = await openStorage(stack, config, logger);
+    const accountMail = startAccountMail(stack, { config, logger, storage });
     const simulator = await startSimulators(stack, config);
     const caches = await loadCaches({ config, logger, storage, simulatorUrl: simulator?.url });
     const metrics = createHttpMetrics();
@@ -74,7 +76,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     );
     let isShuttingDown = false;
     const deps = composeAppDeps(
-      { config, logger, storage, caches, upstreams, metrics, payments },
+      { config, logger, storage, caches, upstreams, metrics, payments, accountMail },
       () => isShuttingDown,
     );
     const app = await startApp(stack, { config, deps, onClosing: () => (isShuttingDown = true) });
@@ -100,7 +102,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
   }
 }
 
-type Storage = Awaited<ReturnType<typeof openStorage>>;
+export type Storage = Awaited<ReturnType<typeof openStorage>>;
 
 /**
  * The database (migrated, seeded), the master key, Redis when configured, the settlement journal, credit holds and
@@ -154,7 +156,15 @@ async function openStorage(stack: AsyncDisposableStack, config: Config, logger: 
   const rateLimiter = redis
     ? createRedisRateLimiter({ redis, keyPrefix: 'gw:' })
     : createMemoryRateLimiter({ nowMs: () => systemClock.nowMs() });
-  return { database, redis, secretBox: createSecretBox(masterKey.key), creditHolds, settlements, rateLimiter };
+  return {
+    database,
+    redis,
+    masterKey: masterKey.key,
+    secretBox: createSecretBox(masterKey.key),
+    creditHolds,
+    settlements,
+    rateLimiter,
+  };
 }
 
 /** Sandbox mode's vendor simulators (loaded only then); the route table points the implicit routes at them. */
@@ -296,12 +306,14 @@ function composeAppDeps(
     upstreams: Upstreams;
     metrics: HttpMetrics;
     payments: RunningPayments;
+    accountMail: AccountMail;
   },
   isShuttingDown: () => boolean,
 ): AppDeps {
   const { config, storage, caches, upstreams } = input;
   return {
     ...input.payments,
+    ...input.accountMail,
     ...caches,
     ...upstreams,
     db: storage.database.db,
@@ -312,7 +324,6 @@ function composeAppDeps(
     rateLimiter: storage.rateLimiter,
     secretBox: storage.secretBox,
     isShuttingDown,
-    welcomeBalanceMicros: config.welcomeBalanceMicros,
     passwords: argon2PasswordHasher,
     spendCapHolds: createSpendCapHolds(),
     defaultRequestsPerMinute: config.defaultRequestsPerMinute,

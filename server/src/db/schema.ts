@@ -12,6 +12,13 @@ export type UsersTable = {
   /** Raised by every ledger change to the balance (migration 0011). */
   balance_version: Generated<number>;
   created_at: number;
+  /** When the address was verified by its link, or null (migration 0050). */
+  email_verified_at: Generated<number | null>;
+  /** The language of the account's mail: `en` or `ru` (migration 0050). */
+  locale: Generated<string>;
+  /** SHA-256 of the client address and of its /24 or /64 network at sign-up (migration 0050). */
+  signup_address_hash: Generated<string | null>;
+  signup_network_hash: Generated<string | null>;
 };
 
 export type ApiKeysTable = {
@@ -268,6 +275,28 @@ export type DisabledImplicitRoutesTable = {
 /** One fact about the installation (migration 0010): `master_key_fingerprint` so far. */
 export type InstanceSettingsTable = { name: string; value: string; created_at: number };
 
+/** A single-use link's token (migration 0050): only its SHA-256 is kept. */
+export type AccountTokensTable = {
+  id: string;
+  user_id: string;
+  purpose: 'verify_email' | 'reset_password';
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+};
+
+/** Mail kept instead of sent while no SMTP server is configured (migration 0050). */
+export type MailOutboxTable = {
+  id: string;
+  to_address: string;
+  kind: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  created_at: number;
+};
+
 /** The states of a top-up order; `payments/order-state-machine.ts` says which moves are allowed. */
 export type TopUpOrderStatus =
   'created' | 'pending' | 'succeeded' | 'canceled' | 'expired' | 'partially_refunded' | 'refunded' | 'charged_back';
@@ -361,6 +390,8 @@ export type DatabaseSchema = {
   image_price_tier_seeds: ImagePriceTierSeedsTable;
   disabled_implicit_routes: DisabledImplicitRoutesTable;
   instance_settings: InstanceSettingsTable;
+  account_tokens: AccountTokensTable;
+  mail_outbox: MailOutboxTable;
 };
 
 export type UserRow = Selectable<UsersTable>;

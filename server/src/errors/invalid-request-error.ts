@@ -34,6 +34,12 @@ export const invalidRequestCodes = [
   'payment_method_unavailable',
   'below_minimum',
   'exceeds_refundable',
+  'invalid_link',
+  'link_expired',
+  'link_used',
+  'challenge_required',
+  'challenge_failed',
+  'disposable_email',
 ] as const;
 export type InvalidRequestCode = (typeof invalidRequestCodes)[number];
 

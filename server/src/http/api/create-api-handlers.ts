@@ -1,3 +1,4 @@
+import { createAccountEmailHandlers, type AccountEmailHandlerDeps } from './account-email.ts';
 import { createApiKeyHandlers, type ApiKeyHandlerDeps } from './api-keys.ts';
 import { createAuthHandlers, type AuthHandlerDeps } from './auth.ts';
 import { createBalanceHandlers, type BalanceHandlerDeps } from './balance.ts';
@@ -32,7 +33,8 @@ export type ApiHandlerDeps = AuthHandlerDeps &
   OperatorReportHandlerDeps &
   OperatorRouteHandlerDeps &
   TopUpHandlerDeps &
-  OperatorPaymentHandlerDeps & { openApiDocument: Record<string, unknown> };
+  OperatorPaymentHandlerDeps &
+  AccountEmailHandlerDeps & { openApiDocument: Record<string, unknown> };
 
 /** The handler of every endpoint in `contract/api-endpoints.ts`, grouped by what they need. */
 export function createApiHandlers(deps: ApiHandlerDeps): ApiHandlers {
@@ -54,5 +56,6 @@ export function createApiHandlers(deps: ApiHandlerDeps): ApiHandlers {
     ...createOperatorRouteHandlers(deps),
     ...createTopUpHandlers(deps),
     ...createOperatorPaymentHandlers(deps),
+    ...createAccountEmailHandlers(deps),
   };
 }
