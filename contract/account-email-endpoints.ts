@@ -20,13 +20,18 @@ export const accountEmailEndpoints = {
     path: '/api/auth/challenge',
     summary: 'A proof-of-work challenge (ALTCHA v1) to solve before sign-up or a password-reset request',
     auth: 'public',
-    response: { status: 200, description: 'The challenge', json: { name: 'SignUpChallenge', schema: signUpChallengeSchema } },
+    response: {
+      status: 200,
+      description: 'The challenge',
+      json: { name: 'SignUpChallenge', schema: signUpChallengeSchema },
+    },
     errors: {},
   },
   verifyEmail: {
     method: 'post',
     path: '/api/auth/verify-email',
-    summary: "Use a verification link's token: the address is verified (and the welcome balance credited, if it waits for this)",
+    summary:
+      "Use a verification link's token: the address is verified (and the welcome balance credited, if it waits for this)",
     auth: 'public',
     body: { name: 'LinkTokenRequest', schema: linkTokenRequestSchema },
     response: { status: 200, description: 'Verified', json: { name: 'VerifiedEmail', schema: verifiedEmailSchema } },

@@ -40,12 +40,14 @@ export const accountEndpoints = {
   register: {
     method: 'post',
     path: '/api/auth/register',
-    summary: 'Create an account with e-mail and password and sign in (sets the session cookie); mails a verification link',
+    summary:
+      'Create an account with e-mail and password and sign in (sets the session cookie); mails a verification link',
     auth: 'public',
     body: { name: 'RegisterRequest', schema: registerRequestSchema },
     response: { status: 201, description: 'The new account, signed in', json: me },
     errors: {
-      '400': 'Invalid e-mail, weak password, disposable domain, or a missing or failed challenge (`param` names the field)',
+      '400':
+        'Invalid e-mail, weak password, disposable domain, or a missing or failed challenge (`param` names the field)',
       '409': 'The e-mail is taken',
       '429': 'Too many registrations from this address or network',
     },

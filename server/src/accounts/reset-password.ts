@@ -14,7 +14,10 @@ export type ResetPasswordDeps = AccountLinkDeps & { passwords: Pick<PasswordHash
  * spend the link. Every session of the account ends and every other reset link stops working, in one transaction.
  * The link reached the account's mailbox, so it also proves the address: an unverified one becomes verified.
  */
-export async function resetPassword(deps: ResetPasswordDeps, input: { token: string; password: string }): Promise<void> {
+export async function resetPassword(
+  deps: ResetPasswordDeps,
+  input: { token: string; password: string },
+): Promise<void> {
   checkNewPassword({ password: input.password, email: '', param: 'password' });
   const passwordHash = await deps.passwords.hash(input.password);
   const { userId } = await consumeAccountLink(deps, { token: input.token, purpose: 'reset_password' });

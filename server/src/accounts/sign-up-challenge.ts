@@ -32,7 +32,13 @@ export async function createSignUpChallenge(
 }
 
 /** A solved challenge as the client sends it (the fields of ALTCHA's v1 payload, schema-checked at the edge). */
-export type ChallengeAnswer = { algorithm: 'SHA-256'; challenge: string; number: number; salt: string; signature: string };
+export type ChallengeAnswer = {
+  algorithm: 'SHA-256';
+  challenge: string;
+  number: number;
+  salt: string;
+  signature: string;
+};
 
 /**
  * Checks the `altcha` answer when challenges are required: missing → `challenge_required`; forged, wrong, expired

@@ -42,7 +42,9 @@ const english: Templates = {
   }),
   'balance-low': (input) => ({
     subject: 'Your balance is running low',
-    paragraphs: [`Your balance is ${input.balanceUsd} USD, below the ${input.thresholdUsd} USD you set for this alert.`],
+    paragraphs: [
+      `Your balance is ${input.balanceUsd} USD, below the ${input.thresholdUsd} USD you set for this alert.`,
+    ],
     action: { label: 'Top up', url: input.topUpUrl },
     footer: 'You can change or turn off this alert in your account settings.',
   }),
@@ -104,9 +106,7 @@ const russian: Templates = {
   }),
   'subscription-renewal': (input) => ({
     subject: 'Скоро продление подписки',
-    paragraphs: [
-      `Подписка «${input.planName}» продлится ${input.renewsAt} за ${input.priceUsd} USD с баланса.`,
-    ],
+    paragraphs: [`Подписка «${input.planName}» продлится ${input.renewsAt} за ${input.priceUsd} USD с баланса.`],
     action: { label: 'Управлять подпиской', url: input.dashboardUrl },
     footer: 'Пополните баланс к продлению или отключите его заранее.',
   }),

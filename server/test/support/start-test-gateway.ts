@@ -74,6 +74,10 @@ export async function startTestGateway(
     HOST: '127.0.0.1',
     SANDBOX: 'on',
     SHUTDOWN_GRACE_MS: '2000',
+    // The test switches of docs/accounts.md: tests sign up many accounts from one address without solving the
+    // proof of work, and get the welcome balance at once; the account tests turn each back on.
+    SIGNUP_ABUSE_CHECKS: 'off',
+    WELCOME_BALANCE_AT: 'sign-up',
     ...database.environment,
     DATA_DIR: dataDir,
     ...options.environment,
