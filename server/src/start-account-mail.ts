@@ -1,10 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Logger } from 'pino';
 import { loadDisposableEmailDomains } from './accounts/load-disposable-email-domains.ts';
-import {
-  createMemoryChallengeReplayGuard,
-  createRedisChallengeReplayGuard,
-} from './accounts/sign-up-challenge.ts';
+import { createMemoryChallengeReplayGuard, createRedisChallengeReplayGuard } from './accounts/sign-up-challenge.ts';
 import type { Config } from './config/config.ts';
 import { systemClock } from './lib/clock.ts';
 import { cryptoIds } from './lib/ids.ts';
@@ -47,6 +44,7 @@ export function startAccountMail(
     mailDelivery: transport.delivery,
     accountLinks: { verifyLinkTtlMs: settings.verifyLinkTtlMs, resetLinkTtlMs: settings.resetLinkTtlMs },
     welcomeBalance: { amountMicros: config.welcomeBalanceMicros, creditedAt: settings.welcomeBalanceAt },
+    welcomeOnFirstPayment: welcomeOnFirstPayment(config),
     challenge: {
       ...settings.challenge,
       // Derived from the master key, so every node of one install signs and checks challenges alike.
@@ -59,4 +57,11 @@ export function startAccountMail(
       disposableEmailDomains: loadDisposableEmailDomains(settings.disposableEmailDomainsFile),
     },
   };
+}
+
+/** The welcome balance that waits for an account's first credited payment, or undefined when it comes at another time. */
+export function welcomeOnFirstPayment(config: Config): { amountMicros: number } | undefined {
+  return config.accounts.welcomeBalanceAt === 'first-payment'
+    ? { amountMicros: config.welcomeBalanceMicros }
+    : undefined;
 }

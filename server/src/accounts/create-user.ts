@@ -5,7 +5,7 @@ import { ConflictError } from '../errors/conflict-error.ts';
 import { InvalidRequestError } from '../errors/invalid-request-error.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { IdGenerator } from '../lib/ids.ts';
-import { creditWelcomeBalance } from './credit-welcome-balance.ts';
+import { creditWelcomeBalance } from '../billing/credit-welcome-balance.ts';
 import { hashPassword } from './password-hash.ts';
 
 export type CreateUserDeps = { db: Database; clock: Clock; ids: IdGenerator };

@@ -2,7 +2,7 @@ import type { WelcomeBalanceMoment } from '../config/account-config.ts';
 import { findUserById, markEmailVerified } from '../db/users.ts';
 import { NotFoundError } from '../errors/not-found-error.ts';
 import { consumeAccountLink, type AccountLinkDeps } from './account-link.ts';
-import { creditWelcomeBalance } from './credit-welcome-balance.ts';
+import { creditWelcomeBalance } from '../billing/credit-welcome-balance.ts';
 
 export type VerifyEmailDeps = AccountLinkDeps & {
   welcomeBalance: { amountMicros: number; creditedAt: WelcomeBalanceMoment };
