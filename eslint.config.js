@@ -72,6 +72,10 @@ const folderAllowLists = {
     allowed: [...leaves, 'billing', 'db', 'upstream'],
     why: 'payments/ never imports http; providers see only their contract',
   },
+  alerts: {
+    allowed: [...leaves, 'accounts', 'catalog', 'db', 'mail', 'routing', 'search'],
+    why: 'alerts/ watches balances, renewals, routes and search, and mails; nothing below imports it',
+  },
   operator: {
     allowed: [...leaves, 'accounts', 'billing', 'catalog', 'db', 'subscriptions'],
     why: 'operator/ never imports http or the pipeline',

@@ -1,5 +1,6 @@
 import { operatorErrors, sessionErrors, type ApiEndpoint } from './api-endpoint.ts';
 import {
+  alertSettingsSchema,
   forgotPasswordRequestSchema,
   linkTokenRequestSchema,
   outboxQuerySchema,
@@ -76,6 +77,31 @@ export const accountEmailEndpoints = {
     auth: 'operator',
     response: { status: 204, description: 'The link is mailed' },
     errors: { ...operatorErrors, '404': 'No such account' },
+  },
+  getAlertSettings: {
+    method: 'get',
+    path: '/api/me/alerts',
+    summary: "The account's mail alerts (low balance threshold)",
+    auth: 'session',
+    response: {
+      status: 200,
+      description: 'The settings',
+      json: { name: 'AlertSettings', schema: alertSettingsSchema },
+    },
+    errors: sessionErrors,
+  },
+  setAlertSettings: {
+    method: 'put',
+    path: '/api/me/alerts',
+    summary: "Set the account's mail alerts; a new threshold re-arms the low-balance mail",
+    auth: 'session',
+    body: { name: 'AlertSettings', schema: alertSettingsSchema },
+    response: {
+      status: 200,
+      description: 'The settings',
+      json: { name: 'AlertSettings', schema: alertSettingsSchema },
+    },
+    errors: { ...sessionErrors, '400': 'An amount with more than 6 decimals' },
   },
   listOutbox: {
     method: 'get',

@@ -59,3 +59,10 @@ export const outboxQuerySchema = z.object({
   to: z.string().max(254).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
+
+/** `GET` and `PUT /api/me/alerts`: the account's mail alerts. */
+export const alertSettingsSchema = z.object({
+  /** A mail when the balance falls below this many USD (at most 6 decimals), or null for none. */
+  low_balance_usd: z.number().min(0).max(1_000_000).nullable(),
+});
+export type AlertSettings = z.infer<typeof alertSettingsSchema>;

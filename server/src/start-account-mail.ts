@@ -27,7 +27,9 @@ export function startAccountMail(
     ? createSmtpTransport(settings.smtp)
     : createOutboxTransport({ db: storage.database.db, clock: systemClock, ids: cryptoIds });
   if (!settings.smtp) {
-    logger.warn('SMTP_HOST is not set: account mail is kept in the operator outbox (/console/outbox), not sent');
+    logger.warn(
+      'SMTP_HOST is not set: account mail is kept in the operator outbox (the Outbox tab of /operator), not sent',
+    );
   }
   const mailer = stack.adopt(
     createMailer({

@@ -41,6 +41,7 @@ import type { RunningSimulator } from '../../simulators/start-simulator.ts';
 import { renewSubscriptions } from './subscriptions/renew-subscriptions.ts';
 import { renewalIntervalMs, scheduleRenewals } from './subscriptions/schedule-renewals.ts';
 import { startAccountMail, type AccountMail } from './start-account-mail.ts';
+import { startAlerts } from './start-alerts.ts';
 
 export type RunningGateway = {
   url: string;
@@ -69,6 +70,15 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     const caches = await loadCaches({ config, logger, storage, simulatorUrl: simulator?.url });
     const metrics = createHttpMetrics();
     const upstreams = await connectUpstreams(stack, { config, logger, metrics, simulatorUrl: simulator?.url });
+    const alerting = startAlerts(stack, {
+      logger,
+      db: storage.database.db,
+      mailer: accountMail.mailer,
+      publicBaseUrl: config.publicBaseUrl,
+      routing: upstreams.routing,
+      routeTable: caches.routeTable,
+      searchEngine: upstreams.searchEngine,
+    });
     startBackgroundJobs(stack, { logger, storage, caches });
     const payments = stack.adopt(
       await startPayments({ config, db: storage.database.db, creditHolds: storage.creditHolds, logger }),
@@ -76,7 +86,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     );
     let isShuttingDown = false;
     const deps = composeAppDeps(
-      { config, logger, storage, caches, upstreams, metrics, payments, accountMail },
+      { config, logger, storage, caches, upstreams: { ...upstreams, ...alerting }, metrics, payments, accountMail },
       () => isShuttingDown,
     );
     const app = await startApp(stack, { config, deps, onClosing: () => (isShuttingDown = true) });

@@ -33,7 +33,9 @@ export const minimumPasswordLength = 10;
 export async function createUser(
   deps: CreateUserDeps,
   input: CreateUserInput,
-): Promise<Omit<UserRow, 'balance_version' | 'signup_address_hash' | 'signup_network_hash'>> {
+): Promise<
+  Pick<UserRow, 'id' | 'email' | 'role' | 'status' | 'balance_micros' | 'created_at' | 'email_verified_at' | 'locale'>
+> {
   const email = input.email.trim().toLowerCase();
   if (!emailPattern.test(email) || email.length > 254) {
     throw new InvalidRequestError('The e-mail address is not valid.', { param: 'email' });

@@ -13,6 +13,7 @@ import * as balanceVersions from './migrations/0011-balance-versions.ts';
 import * as disabledImplicitRoutes from './migrations/0015-disabled-implicit-routes.ts';
 import * as topUpOrders from './migrations/0020-top-up-orders.ts';
 import * as accountEmail from './migrations/0050-account-email.ts';
+import * as accountAlerts from './migrations/0051-account-alerts.ts';
 
 /** Forward-only migrations, in order. Written with Kysely's schema builder so one file serves SQLite and PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0015-disabled-implicit-routes': disabledImplicitRoutes,
   '0020-top-up-orders': topUpOrders,
   '0050-account-email': accountEmail,
+  '0051-account-alerts': accountAlerts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

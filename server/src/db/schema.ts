@@ -19,6 +19,9 @@ export type UsersTable = {
   /** SHA-256 of the client address and of its /24 or /64 network at sign-up (migration 0050). */
   signup_address_hash: Generated<string | null>;
   signup_network_hash: Generated<string | null>;
+  /** The balance below which the user wants a mail, or null for none; when that mail last went out (migration 0051). */
+  alert_low_balance_micros: Generated<number | null>;
+  low_balance_alerted_at: Generated<number | null>;
 };
 
 export type ApiKeysTable = {
@@ -286,6 +289,9 @@ export type AccountTokensTable = {
   used_at: number | null;
 };
 
+/** A subscription period (by its end) whose renewal reminder was mailed (migration 0051). */
+export type SubscriptionRenewalRemindersTable = { user_id: string; expires_at: number; sent_at: number };
+
 /** Mail kept instead of sent while no SMTP server is configured (migration 0050). */
 export type MailOutboxTable = {
   id: string;
@@ -392,6 +398,7 @@ export type DatabaseSchema = {
   instance_settings: InstanceSettingsTable;
   account_tokens: AccountTokensTable;
   mail_outbox: MailOutboxTable;
+  subscription_renewal_reminders: SubscriptionRenewalRemindersTable;
 };
 
 export type UserRow = Selectable<UsersTable>;

@@ -174,6 +174,29 @@ for (const databaseKind of databaseKinds) {
       assert.equal(readError(reset).code, 'challenge_required');
     });
 
+    test('creating a key mails the account its name and hint, never the key; alert settings round-trip', async () => {
+      const email = newEmail();
+      const session = await signUp(url, { email, altcha: await solveSignUpChallenge(url) });
+      await smtp.waitForMail(email);
+      const created = await callApi(url, '/api/keys', { session, body: { name: 'laptop' } });
+      assert.equal(created.status, 201, created.text);
+      const { key } = created.json as { key: string };
+      const mail = await smtp.waitForMail(email);
+      assert.equal(mail.subject, 'A new API key was created');
+      assert.ok(mail.text.includes('"laptop"'));
+      assert.ok(mail.text.includes(key.slice(-4)));
+      assert.ok(!mail.text.includes(key) && !mail.html.includes(key), 'the key itself is never mailed');
+      const set = await callApi(url, '/api/me/alerts', { method: 'PUT', session, body: { low_balance_usd: 0.25 } });
+      assert.equal(set.status, 200, set.text);
+      assert.deepEqual((await callApi(url, '/api/me/alerts', { session })).json, { low_balance_usd: 0.25 });
+      const tooFine = await callApi(url, '/api/me/alerts', {
+        method: 'PUT',
+        session,
+        body: { low_balance_usd: 0.0000001 },
+      });
+      assert.equal(readError(tooFine).param, 'low_balance_usd');
+    });
+
     test('the operator mails a reset link; the operator outbox stays empty while SMTP sends', async () => {
       const email = newEmail();
       const user = await gateway.createUserWithKey({ email });

@@ -1,3 +1,4 @@
+import { getAlertSettings, setAlertSettings } from '../../accounts/alert-settings.ts';
 import { createSignUpChallenge, type SignUpChallengeDeps } from '../../accounts/sign-up-challenge.ts';
 import { requestPasswordReset, type RequestPasswordResetDeps } from '../../accounts/request-password-reset.ts';
 import { resetPassword, type ResetPasswordDeps } from '../../accounts/reset-password.ts';
@@ -27,9 +28,11 @@ type AccountEmailHandlers = Pick<
   | 'resetPassword'
   | 'sendPasswordReset'
   | 'listOutbox'
+  | 'getAlertSettings'
+  | 'setAlertSettings'
 >;
 
-/** Verification and recovery links, the sign-up challenge, and the operator's reset link and outbox. */
+/** Verification and recovery links, the sign-up challenge, alert settings, and the operator's reset link and outbox. */
 export function createAccountEmailHandlers(deps: AccountEmailHandlerDeps): AccountEmailHandlers {
   return {
     getSignUpChallenge: async () => ({
@@ -55,5 +58,7 @@ export function createAccountEmailHandlers(deps: AccountEmailHandlerDeps): Accou
       await sendOperatorPasswordReset(deps, { userId: params.id });
     },
     listOutbox: async ({ query }) => listOutbox(deps, query),
+    getAlertSettings: async ({ session }) => getAlertSettings(deps, session.userId),
+    setAlertSettings: async ({ session, body }) => setAlertSettings(deps, { userId: session.userId, settings: body }),
   };
 }
