@@ -58,8 +58,9 @@ const folderAllowLists = {
     why: 'routing/ ranks routes below the pipeline',
   },
   billing: { allowed: [...leaves, 'catalog', 'db'], why: 'billing/ never imports the pipeline, http or providers' },
+  mail: { allowed: [...leaves, 'config', 'db'], why: 'mail/ writes and sends mail; it knows no account rules' },
   accounts: {
-    allowed: [...leaves, 'billing', 'catalog', 'db', 'limits'],
+    allowed: [...leaves, 'billing', 'catalog', 'config', 'db', 'limits', 'mail'],
     why: 'accounts/ (with the request-path account terms) never imports http, the pipeline or the operator',
   },
   chats: { allowed: [...leaves, 'accounts', 'db'], why: 'chats/ never imports http' },
@@ -70,6 +71,10 @@ const folderAllowLists = {
   payments: {
     allowed: [...leaves, 'billing', 'db', 'upstream'],
     why: 'payments/ never imports http; providers see only their contract',
+  },
+  alerts: {
+    allowed: [...leaves, 'accounts', 'catalog', 'db', 'mail', 'routing', 'search'],
+    why: 'alerts/ watches balances, renewals, routes and search, and mails; nothing below imports it',
   },
   operator: {
     allowed: [...leaves, 'accounts', 'billing', 'catalog', 'db', 'subscriptions'],

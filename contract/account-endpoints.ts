@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { apiKeyErrors, sessionErrors, type ApiEndpoint } from './api-endpoint.ts';
 import { apiKeyListSchema, createApiKeyRequestSchema, createdApiKeySchema, deletedApiKeySchema } from './api-keys.ts';
-import { changePasswordRequestSchema, credentialsSchema, meSchema } from './auth.ts';
+import { changePasswordRequestSchema, credentialsSchema, meSchema, registerRequestSchema } from './auth.ts';
 import { balanceSchema } from './balance.ts';
 import { creditsSchema, keyInfoSchema } from './key-info.ts';
 import { publicModelListSchema } from './models.ts';
@@ -40,14 +40,16 @@ export const accountEndpoints = {
   register: {
     method: 'post',
     path: '/api/auth/register',
-    summary: 'Create an account with e-mail and password and sign in (sets the session cookie)',
+    summary:
+      'Create an account with e-mail and password and sign in (sets the session cookie); mails a verification link',
     auth: 'public',
-    body: credentials,
+    body: { name: 'RegisterRequest', schema: registerRequestSchema },
     response: { status: 201, description: 'The new account, signed in', json: me },
     errors: {
-      '400': 'Invalid e-mail or weak password (`param` names the field)',
+      '400':
+        'Invalid e-mail, weak password, disposable domain, or a missing or failed challenge (`param` names the field)',
       '409': 'The e-mail is taken',
-      '429': 'Too many registrations from this address',
+      '429': 'Too many registrations from this address or network',
     },
   },
   login: {

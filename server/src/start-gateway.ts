@@ -40,6 +40,8 @@ import { startWebSearch } from './search/start-web-search.ts';
 import type { RunningSimulator } from '../../simulators/start-simulator.ts';
 import { renewSubscriptions } from './subscriptions/renew-subscriptions.ts';
 import { renewalIntervalMs, scheduleRenewals } from './subscriptions/schedule-renewals.ts';
+import { startAccountMail, type AccountMail } from './start-account-mail.ts';
+import { startAlerts } from './start-alerts.ts';
 
 export type RunningGateway = {
   url: string;
@@ -65,10 +67,20 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
   const stack = new AsyncDisposableStack();
   try {
     const storage = await openStorage(stack, config, logger);
+    const accountMail = startAccountMail(stack, { config, logger, storage });
     const simulator = await startSimulators(stack, config);
     const caches = await loadCaches({ config, logger, storage, simulatorUrl: simulator?.url });
     const metrics = createHttpMetrics();
     const upstreams = await connectUpstreams(stack, { config, logger, metrics, simulatorUrl: simulator?.url });
+    const alerting = startAlerts(stack, {
+      logger,
+      db: storage.database.db,
+      mailer: accountMail.mailer,
+      publicBaseUrl: config.publicBaseUrl,
+      routing: upstreams.routing,
+      routeTable: caches.routeTable,
+      searchEngine: upstreams.searchEngine,
+    });
     startBackgroundJobs(stack, { logger, storage, caches });
     const payments = stack.adopt(
       await startPayments({ config, db: storage.database.db, creditHolds: storage.creditHolds, logger }),
@@ -76,7 +88,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     );
     let isShuttingDown = false;
     const deps = composeAppDeps(
-      { config, logger, storage, caches, upstreams, metrics, payments },
+      { config, logger, storage, caches, upstreams: { ...upstreams, ...alerting }, metrics, payments, accountMail },
       () => isShuttingDown,
     );
     const app = await startApp(stack, { config, deps, onClosing: () => (isShuttingDown = true) });
@@ -103,7 +115,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
   }
 }
 
-type Storage = Awaited<ReturnType<typeof openStorage>>;
+export type Storage = Awaited<ReturnType<typeof openStorage>>;
 
 /**
  * The database (migrated, seeded), the master key, Redis when configured, the settlement journal, credit holds and
@@ -157,7 +169,15 @@ async function openStorage(stack: AsyncDisposableStack, config: Config, logger: 
   const rateLimiter = redis
     ? createRedisRateLimiter({ redis, keyPrefix: 'gw:' })
     : createMemoryRateLimiter({ nowMs: () => systemClock.nowMs() });
-  return { database, redis, secretBox: createSecretBox(masterKey.key), creditHolds, settlements, rateLimiter };
+  return {
+    database,
+    redis,
+    masterKey: masterKey.key,
+    secretBox: createSecretBox(masterKey.key),
+    creditHolds,
+    settlements,
+    rateLimiter,
+  };
 }
 
 /** Sandbox mode's vendor simulators (loaded only then); the route table points the implicit routes at them. */
@@ -299,12 +319,14 @@ function composeAppDeps(
     upstreams: Upstreams;
     metrics: HttpMetrics;
     payments: RunningPayments;
+    accountMail: AccountMail;
   },
   isShuttingDown: () => boolean,
 ): AppDeps {
   const { config, storage, caches, upstreams } = input;
   return {
     ...input.payments,
+    ...input.accountMail,
     ...caches,
     ...upstreams,
     db: storage.database.db,
@@ -315,7 +337,6 @@ function composeAppDeps(
     rateLimiter: storage.rateLimiter,
     secretBox: storage.secretBox,
     isShuttingDown,
-    welcomeBalanceMicros: config.welcomeBalanceMicros,
     passwords: argon2PasswordHasher,
     spendCapHolds: createSpendCapHolds(),
     defaultRequestsPerMinute: config.defaultRequestsPerMinute,

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { CreditHolds } from './billing/credit-holds.ts';
 import type { Config } from './config/config.ts';
+import { welcomeOnFirstPayment } from './start-account-mail.ts';
 import type { Database } from './db/database.ts';
 import { systemClock } from './lib/clock.ts';
 import { cryptoIds } from './lib/ids.ts';
@@ -102,6 +103,7 @@ export async function startPayments(input: {
         db: input.db,
         clock: systemClock,
         ids: cryptoIds,
+        welcomeOnFirstPayment: welcomeOnFirstPayment(config),
         paymentProviders,
         onBalancesChanged,
         onOrderError: (orderId, error) => logger.warn({ err: error, orderId }, 'reconciling a top-up order failed'),

@@ -2,12 +2,19 @@ import type { CreateApiKeyRequest, CreatedApiKey } from '../../../contract/api-k
 import type { PriceList } from '../catalog/price-list.ts';
 import { InvalidRequestError } from '../errors/invalid-request-error.ts';
 import { parseUsdToMicros } from '../lib/money.ts';
+import { findUserById } from '../db/users.ts';
+import { postAccountMail, type AccountMailDeps } from './account-mail.ts';
 import { issueApiKey, type IssueApiKeyDeps } from './issue-api-key.ts';
 import { toApiKeySummary } from './to-api-key-summary.ts';
 
-export type CreateAccountApiKeyDeps = IssueApiKeyDeps & { priceList: Pick<PriceList, 'find'> };
+export type CreateAccountApiKeyDeps = IssueApiKeyDeps &
+  Pick<AccountMailDeps, 'mailer' | 'publicBaseUrl'> & { priceList: Pick<PriceList, 'find'> };
 
-/** Checks the key's limits (expiry in the future, an exact positive cap, known models) and issues it, shown once. */
+/**
+ * Checks the key's limits (expiry in the future, an exact positive cap, known models) and issues it, shown once. The
+ * account is mailed that a key was created (its name and hint, never the key), so a key made by someone who took
+ * over the session does not go unnoticed.
+ */
 export async function createAccountApiKey(
   deps: CreateAccountApiKeyDeps,
   input: { userId: string; request: CreateApiKeyRequest },
@@ -43,6 +50,19 @@ export async function createAccountApiKey(
     requests_per_minute: requestsPerMinute,
     tokens_per_minute: tokensPerMinute,
   });
+  const owner = await findUserById(deps.db, input.userId);
+  if (owner) {
+    postAccountMail(deps, {
+      to: owner.email,
+      locale: owner.locale,
+      mail: {
+        kind: 'key-created',
+        keyName: issued.name,
+        keyHint: `${issued.displayPrefix}…${issued.lastFour}`,
+        dashboardUrl: `${deps.publicBaseUrl}/dashboard`,
+      },
+    });
+  }
   return { ...summary, key: issued.key };
 }
 

@@ -1,12 +1,11 @@
-import { bumpCacheVersion } from '../db/cache-versions.ts';
 import type { Database } from '../db/database.ts';
-import { userLedgerAccount, writeLedgerTransaction } from '../db/ledger.ts';
 import { findUserByEmail, insertUser } from '../db/users.ts';
 import type { UserRow } from '../db/schema.ts';
 import { ConflictError } from '../errors/conflict-error.ts';
 import { InvalidRequestError } from '../errors/invalid-request-error.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { IdGenerator } from '../lib/ids.ts';
+import { creditWelcomeBalance } from '../billing/credit-welcome-balance.ts';
 import { hashPassword } from './password-hash.ts';
 
 export type CreateUserDeps = { db: Database; clock: Clock; ids: IdGenerator };
@@ -17,6 +16,11 @@ export type CreateUserInput = {
   role: UserRow['role'];
   /** Credited through the ledger as the welcome balance (idempotent per user). */
   welcomeBalanceMicros: number;
+  /**
+   * Set for a self sign-up: the address is then unverified until its link is used, and the sign-up address and
+   * network hashes count towards the sign-up throttles. Without it (the CLI, tests) the address counts as verified.
+   */
+  signUp?: { locale: 'en' | 'ru'; addressHash: string; networkHash: string };
 };
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -29,7 +33,9 @@ export const minimumPasswordLength = 10;
 export async function createUser(
   deps: CreateUserDeps,
   input: CreateUserInput,
-): Promise<Omit<UserRow, 'balance_version'>> {
+): Promise<
+  Pick<UserRow, 'id' | 'email' | 'role' | 'status' | 'balance_micros' | 'created_at' | 'email_verified_at' | 'locale'>
+> {
   const email = input.email.trim().toLowerCase();
   if (!emailPattern.test(email) || email.length > 254) {
     throw new InvalidRequestError('The e-mail address is not valid.', { param: 'email' });
@@ -49,23 +55,29 @@ export async function createUser(
     role: input.role,
     created_at: deps.clock.nowMs(),
   };
+  const emailVerifiedAt = input.signUp ? null : user.created_at;
+  const locale = input.signUp?.locale ?? 'en';
   const welcomeTransactionId = deps.ids.newId('ltx_');
   await deps.db.transaction().execute(async (trx) => {
-    await insertUser(trx, user);
-    if (input.welcomeBalanceMicros <= 0) return;
-    await writeLedgerTransaction(trx, {
-      id: welcomeTransactionId,
-      idempotencyKey: `welcome:${user.id}`,
-      kind: 'welcome',
-      reason: 'welcome balance',
-      createdAt: user.created_at,
-      entries: [
-        { account: userLedgerAccount(user.id), amountMicros: input.welcomeBalanceMicros },
-        { account: 'system:welcome-bonus', amountMicros: -input.welcomeBalanceMicros },
-      ],
+    await insertUser(trx, {
+      ...user,
+      email_verified_at: emailVerifiedAt,
+      locale,
+      signup_address_hash: input.signUp?.addressHash ?? null,
+      signup_network_hash: input.signUp?.networkHash ?? null,
     });
-    // Like every ledger post that is not a node's own settlement: nodes reload the balances they cache.
-    await bumpCacheVersion(trx, 'balances');
+    await creditWelcomeBalance(trx, {
+      userId: user.id,
+      amountMicros: input.welcomeBalanceMicros,
+      transactionId: welcomeTransactionId,
+      nowMs: user.created_at,
+    });
   });
-  return { ...user, status: 'active', balance_micros: input.welcomeBalanceMicros };
+  return {
+    ...user,
+    status: 'active',
+    balance_micros: Math.max(input.welcomeBalanceMicros, 0),
+    email_verified_at: emailVerifiedAt,
+    locale,
+  };
 }

@@ -22,5 +22,6 @@ export async function getAccount(deps: GetAccountDeps, session: { userId: string
     created_at: new Date(user.created_at).toISOString(),
     csrf_token: session.csrfToken,
     is_first_session: sessionCount <= 1,
+    email_verified: user.email_verified_at !== null,
   };
 }

@@ -7,12 +7,16 @@ export const loginAttemptsPerMinutePerEmail = 10;
 export const loginAttemptsPerMinutePerIp = 30;
 export const registrationsPerMinutePerIp = 20;
 export const passwordChangesPerMinutePerUser = 10;
+export const passwordResetsPerMinutePerIp = 10;
+export const passwordResetsPerMinutePerEmail = 2;
 
 export type ThrottleSubject =
   | { kind: 'login-ip'; clientIp: string }
   | { kind: 'login-email'; email: string }
   | { kind: 'register-ip'; clientIp: string }
-  | { kind: 'password-change'; userId: string };
+  | { kind: 'password-change'; userId: string }
+  | { kind: 'reset-ip'; clientIp: string }
+  | { kind: 'reset-email'; email: string };
 
 /**
  * Takes one attempt from a subject's budget, or refuses with 429 and `Retry-After`. E-mail addresses are hashed
@@ -39,6 +43,13 @@ function describeSubject(subject: ThrottleSubject): { key: string; limitPerMinut
       };
     case 'register-ip':
       return { key: `register-ip:${subject.clientIp}`, limitPerMinute: registrationsPerMinutePerIp };
+    case 'reset-ip':
+      return { key: `reset-ip:${subject.clientIp}`, limitPerMinute: passwordResetsPerMinutePerIp };
+    case 'reset-email':
+      return {
+        key: `reset-email:${createHash('sha256').update(subject.email).digest('hex').slice(0, 32)}`,
+        limitPerMinute: passwordResetsPerMinutePerEmail,
+      };
     case 'password-change':
       return { key: `password-change:${subject.userId}`, limitPerMinute: passwordChangesPerMinutePerUser };
     default:

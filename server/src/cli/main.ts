@@ -18,7 +18,8 @@ import { runUserCommand } from './user-commands.ts';
 const usage = `usage: npm run cli -- <command>
   migrate
   user create --email E --password P [--admin] [--balance-usd N]
-  key create --email E [--name N]
+  user list [--limit N] | user set-password --email E --password P | user block --email E | user unblock --email E
+  key create --email E [--name N] | key list --email E | key revoke --email E --id ID
   balance credit --email E --usd N --reason R [--idempotency-key K]
   route add --model M --provider P --base-url U --api-key K [--upstream-model X] [route settings]
   route update --id ID [--base-url U] [--api-key K] [--upstream-model X] [route settings]

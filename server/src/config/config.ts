@@ -6,6 +6,7 @@ import { providerIds, type ProviderId } from '../providers/provider-id.ts';
 import { vendors } from '../providers/vendors.ts';
 import type { RoutingSettings } from './routing-settings.ts';
 import { paymentEnvironmentShape, readPaymentConfig, type PaymentConfig } from './payment-config.ts';
+import { accountEnvironmentShape, readAccountConfig, type AccountConfig } from './account-config.ts';
 
 /** Vendor credentials the gateway reads from the environment (each vendor's definition names its own). */
 export type VendorCredentialKey = NonNullable<(typeof vendors)[ProviderId]['credentialKey']>;
@@ -108,6 +109,7 @@ const environmentSchema = z.object({
   WEB_DIST_DIR: z.string().min(1).optional(),
   ...Object.fromEntries(vendorCredentialKeys.map((key) => [key, z.string().min(1).optional()])),
   ...paymentEnvironmentShape,
+  ...accountEnvironmentShape,
 });
 
 /** The validated, frozen configuration; the only place `process.env` is read is `readConfig`. */
@@ -171,6 +173,8 @@ export type Config = {
   };
   /** Top-ups: provider credentials, payment sandbox, minimums, order lifetime and the FX rule (payment-config.ts). */
   readonly payments: PaymentConfig;
+  /** Mail (SMTP or the outbox), links, the welcome balance's moment and sign-up abuse limits (account-config.ts). */
+  readonly accounts: AccountConfig;
 };
 
 export type NativeSearchProviderId = 'openai' | 'anthropic' | 'gemini';
@@ -210,6 +214,8 @@ export function parseConfig(environment: Readonly<Record<string, string | undefi
     throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const values = result.data;
+  const accounts = readAccountConfig(values);
+  if (accounts.problems.length > 0) throw new ConfigError(accounts.problems);
   const vendorCredentials: Partial<Record<VendorCredentialKey, string>> = {};
   for (const key of vendorCredentialKeys) {
     const value = (values as Record<string, unknown>)[key];
@@ -264,6 +270,7 @@ export function parseConfig(environment: Readonly<Record<string, string | undefi
       nativeProviders: Object.freeze(readNativeSearchProviders(values.NATIVE_WEB_SEARCH)),
     }),
     payments: readPaymentConfig(values),
+    accounts: accounts.config,
   });
 }
 

@@ -17,6 +17,8 @@ import * as cryptoDeposits from './migrations/0030-crypto-deposits.ts';
 import * as modelsAsData from './migrations/0040-models-as-data.ts';
 import * as routeCosts from './migrations/0041-route-costs.ts';
 import * as catalogSyncs from './migrations/0042-catalog-syncs.ts';
+import * as accountEmail from './migrations/0050-account-email.ts';
+import * as accountAlerts from './migrations/0051-account-alerts.ts';
 
 /** Forward-only migrations, in order. Written with Kysely's schema builder so one file serves SQLite and PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -38,6 +40,8 @@ const migrations: Record<string, Migration> = {
   '0040-models-as-data': modelsAsData,
   '0041-route-costs': routeCosts,
   '0042-catalog-syncs': catalogSyncs,
+  '0050-account-email': accountEmail,
+  '0051-account-alerts': accountAlerts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -12,6 +12,16 @@ export type UsersTable = {
   /** Raised by every ledger change to the balance (migration 0011). */
   balance_version: Generated<number>;
   created_at: number;
+  /** When the address was verified by its link, or null (migration 0050). */
+  email_verified_at: Generated<number | null>;
+  /** The language of the account's mail: `en` or `ru` (migration 0050). */
+  locale: Generated<string>;
+  /** SHA-256 of the client address and of its /24 or /64 network at sign-up (migration 0050). */
+  signup_address_hash: Generated<string | null>;
+  signup_network_hash: Generated<string | null>;
+  /** The balance below which the user wants a mail, or null for none; when that mail last went out (migration 0051). */
+  alert_low_balance_micros: Generated<number | null>;
+  low_balance_alerted_at: Generated<number | null>;
 };
 
 export type ApiKeysTable = {
@@ -282,6 +292,31 @@ export type DisabledImplicitRoutesTable = {
 /** One fact about the installation (migration 0010): `master_key_fingerprint` so far. */
 export type InstanceSettingsTable = { name: string; value: string; created_at: number };
 
+/** A single-use link's token (migration 0050): only its SHA-256 is kept. */
+export type AccountTokensTable = {
+  id: string;
+  user_id: string;
+  purpose: 'verify_email' | 'reset_password';
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+};
+
+/** A subscription period (by its end) whose renewal reminder was mailed (migration 0051). */
+export type SubscriptionRenewalRemindersTable = { user_id: string; expires_at: number; sent_at: number };
+
+/** Mail kept instead of sent while no SMTP server is configured (migration 0050). */
+export type MailOutboxTable = {
+  id: string;
+  to_address: string;
+  kind: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  created_at: number;
+};
+
 /** The states of a top-up order; `payments/order-state-machine.ts` says which moves are allowed. */
 export type TopUpOrderStatus =
   | 'created'
@@ -430,6 +465,9 @@ export type DatabaseSchema = {
   disabled_implicit_routes: DisabledImplicitRoutesTable;
   instance_settings: InstanceSettingsTable;
   catalog_syncs: CatalogSyncsTable;
+  account_tokens: AccountTokensTable;
+  mail_outbox: MailOutboxTable;
+  subscription_renewal_reminders: SubscriptionRenewalRemindersTable;
 };
 
 export type UserRow = Selectable<UsersTable>;

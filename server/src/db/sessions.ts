@@ -61,3 +61,14 @@ export async function countSessionsOfUser(db: Database, input: { userId: string;
     .execute();
   return rows.length;
 }
+
+/** Ends every live session of an account (a password reset: whoever held a session loses it). */
+export async function revokeAllSessions(db: Database, input: { userId: string; revokedAt: number }): Promise<number> {
+  const result = await db
+    .updateTable('sessions')
+    .set({ revoked_at: input.revokedAt })
+    .where('user_id', '=', input.userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

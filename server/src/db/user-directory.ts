@@ -3,7 +3,9 @@ import type { Database } from './database.ts';
 import type { UserRow } from './schema.ts';
 
 /** A user as the operator's list shows it: never the password hash. */
-export type DirectoryUser = Omit<UserRow, 'password_hash' | 'balance_version'> & { active_key_count: number };
+export type DirectoryUser = Pick<UserRow, 'id' | 'email' | 'role' | 'status' | 'balance_micros' | 'created_at'> & {
+  active_key_count: number;
+};
 
 /**
  * Users whose e-mail contains `emailContains` (case-insensitive; every user without it), newest first, `limit` at a

@@ -37,6 +37,12 @@ export const invalidRequestCodes = [
   'below_cost',
   'model_is_successor',
   'unknown_family',
+  'invalid_link',
+  'link_expired',
+  'link_used',
+  'challenge_required',
+  'challenge_failed',
+  'disposable_email',
 ] as const;
 export type InvalidRequestCode = (typeof invalidRequestCodes)[number];
 

@@ -1,4 +1,5 @@
 import { sql, type Transaction } from 'kysely';
+import { creditWelcomeBalance } from '../billing/credit-welcome-balance.ts';
 import { userLedgerAccount, writeLedgerTransaction, type LedgerTransaction } from '../db/ledger.ts';
 import type { DatabaseSchema, TopUpOrderRow, TopUpOrderStatus } from '../db/schema.ts';
 import { insertTopUpOrderTransition } from '../db/top-up-order-transitions.ts';
@@ -7,7 +8,12 @@ import type { Clock } from '../lib/clock.ts';
 import type { IdGenerator } from '../lib/ids.ts';
 import type { PaymentEventOutcome } from './apply-payment-event.ts';
 
-export type OrderWriteDeps = { clock: Clock; ids: IdGenerator };
+export type OrderWriteDeps = {
+  clock: Clock;
+  ids: IdGenerator;
+  /** Set when the welcome balance waits for the first payment (`WELCOME_BALANCE_AT=first-payment`). */
+  welcomeOnFirstPayment?: { amountMicros: number } | undefined;
+};
 type Trx = Transaction<DatabaseSchema>;
 
 /** The operator's side of a provider's top-ups; sandbox money is booked apart so it never mixes with real revenue. */
@@ -66,6 +72,15 @@ export async function writeOrderLedger(
       { account: topUpClearingAccount(input.order), amountMicros: -input.signedMicros },
     ],
   });
+  if (isWritten && input.signedMicros > 0 && deps.welcomeOnFirstPayment) {
+    // Keyed per account like every welcome credit, so only the first credited payment brings it.
+    await creditWelcomeBalance(trx, {
+      userId: input.order.user_id,
+      amountMicros: deps.welcomeOnFirstPayment.amountMicros,
+      transactionId: deps.ids.newId('ltx_'),
+      nowMs: deps.clock.nowMs(),
+    });
+  }
   if (isWritten) {
     await trx
       .updateTable('cache_versions')

@@ -50,10 +50,14 @@ export function readSessionCookie(response: ApiResponse): string {
 
 export async function signUp(
   baseUrl: string,
-  credentials: { email: string; password?: string },
+  credentials: { email: string; password?: string; altcha?: unknown },
 ): Promise<BrowserSession> {
   const response = await callApi(baseUrl, '/api/auth/register', {
-    body: { email: credentials.email, password: credentials.password ?? 'correct horse battery staple' },
+    body: {
+      email: credentials.email,
+      password: credentials.password ?? 'correct horse battery staple',
+      ...(credentials.altcha === undefined ? {} : { altcha: credentials.altcha }),
+    },
   });
   assert.equal(response.status, 201, response.text);
   const me = response.json as Me;

@@ -76,6 +76,10 @@ export async function startTestGateway(
     SHUTDOWN_GRACE_MS: '2000',
     // The tests written before the default became cost plus markup check prices as list less the discount.
     PRICING_RULE: 'list_minus_discount',
+    // The test switches of docs/accounts.md: tests sign up many accounts from one address without solving the
+    // proof of work, and get the welcome balance at once; the account tests turn each back on.
+    SIGNUP_ABUSE_CHECKS: 'off',
+    WELCOME_BALANCE_AT: 'sign-up',
     ...database.environment,
     DATA_DIR: dataDir,
     ...options.environment,

@@ -28,7 +28,7 @@ export function createAuthHandlers(
 
   return {
     register: async ({ request, reply, body }) => {
-      const { session, account } = await registerAccount(deps, { credentials: body, clientIp: request.ip });
+      const { session, account } = await registerAccount(deps, { request: body, clientIp: request.ip });
       startCookie(request, reply, session);
       return account;
     },

@@ -1,3 +1,4 @@
+import { createAccountEmailHandlers, type AccountEmailHandlerDeps } from './account-email.ts';
 import { createApiKeyHandlers, type ApiKeyHandlerDeps } from './api-keys.ts';
 import { createAuthHandlers, type AuthHandlerDeps } from './auth.ts';
 import { createBalanceHandlers, type BalanceHandlerDeps } from './balance.ts';
@@ -35,6 +36,7 @@ export type ApiHandlerDeps = AuthHandlerDeps &
   TopUpHandlerDeps &
   OperatorPaymentHandlerDeps &
   OperatorModelHandlerDeps & { openApiDocument: Record<string, unknown> };
+OperatorPaymentHandlerDeps & AccountEmailHandlerDeps & { openApiDocument: Record<string, unknown> };
 
 /** The handler of every endpoint in `contract/api-endpoints.ts`, grouped by what they need. */
 export function createApiHandlers(deps: ApiHandlerDeps): ApiHandlers {
@@ -57,5 +59,6 @@ export function createApiHandlers(deps: ApiHandlerDeps): ApiHandlers {
     ...createTopUpHandlers(deps),
     ...createOperatorPaymentHandlers(deps),
     ...createOperatorModelHandlers(deps),
+    ...createAccountEmailHandlers(deps),
   };
 }
