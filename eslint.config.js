@@ -48,7 +48,10 @@ const folderAllowLists = {
     why: 'anthropic-api/ converts wire shapes; it uses only the shared provider mechanics',
   },
   db: { allowed: leaves, why: 'db/ imports no domain folder' },
-  config: { allowed: [...leaves, 'db', 'providers'], why: 'config/ reads settings; everything above reads config/' },
+  config: {
+    allowed: [...leaves, 'db', 'providers', 'limits'],
+    why: 'config/ reads settings; everything above reads config/',
+  },
   catalog: {
     allowed: [...leaves, 'config', 'db', 'providers', 'upstream'],
     why: 'catalog/ sits below the request stages',

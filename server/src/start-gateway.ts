@@ -1,3 +1,4 @@
+import { createMemoryConcurrencyLimiter, createRedisConcurrencyLimiter } from './limits/concurrency-limiter.ts';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
@@ -154,7 +155,11 @@ async function openStorage(stack: AsyncDisposableStack, config: Config, logger: 
   const rateLimiter = redis
     ? createRedisRateLimiter({ redis, keyPrefix: 'gw:' })
     : createMemoryRateLimiter({ nowMs: () => systemClock.nowMs() });
-  return { database, redis, secretBox: createSecretBox(masterKey.key), creditHolds, settlements, rateLimiter };
+  const concurrencyLimiter = redis
+    ? createRedisConcurrencyLimiter({ redis, keyPrefix: 'gw:' })
+    : createMemoryConcurrencyLimiter();
+  const secretBox = createSecretBox(masterKey.key);
+  return { database, redis, secretBox, creditHolds, settlements, rateLimiter, concurrencyLimiter };
 }
 
 /** Sandbox mode's vendor simulators (loaded only then); the route table points the implicit routes at them. */
@@ -187,7 +192,11 @@ async function loadCaches(input: {
       input.logger.error({ route: routeId }, 'route skipped: its credential cannot be opened with this master key'),
   });
   const apiKeyCache = await loadApiKeyCache(db);
-  const accountTerms = await loadAccountTerms({ db, clock: systemClock });
+  const accountTerms = await loadAccountTerms({
+    db,
+    clock: systemClock,
+    standardLimits: input.config.standardLimits,
+  });
   return { priceList, imagePriceTiers, routeTable, apiKeyCache, accountTerms };
 }
 
@@ -310,12 +319,12 @@ function composeAppDeps(
     creditHolds: storage.creditHolds,
     settlements: storage.settlements,
     rateLimiter: storage.rateLimiter,
+    concurrencyLimiter: storage.concurrencyLimiter,
     secretBox: storage.secretBox,
     isShuttingDown,
     welcomeBalanceMicros: config.welcomeBalanceMicros,
     passwords: argon2PasswordHasher,
     spendCapHolds: createSpendCapHolds(),
-    defaultRequestsPerMinute: config.defaultRequestsPerMinute,
     clock: systemClock,
     ids: cryptoIds,
     isSandbox: config.isSandbox,

@@ -3,11 +3,19 @@ import type { PriceList } from '../catalog/price-list.ts';
 import { InvalidRequestError } from '../errors/invalid-request-error.ts';
 import { parseUsdToMicros } from '../lib/money.ts';
 import { issueApiKey, type IssueApiKeyDeps } from './issue-api-key.ts';
+import { checkKeyLimits } from './check-key-limits.ts';
+import type { AccountTerms } from './account-terms.ts';
 import { toApiKeySummary } from './to-api-key-summary.ts';
 
-export type CreateAccountApiKeyDeps = IssueApiKeyDeps & { priceList: Pick<PriceList, 'find'> };
+export type CreateAccountApiKeyDeps = IssueApiKeyDeps & {
+  priceList: Pick<PriceList, 'find'>;
+  accountTerms: Pick<AccountTerms, 'limitsOf'>;
+};
 
-/** Checks the key's limits (expiry in the future, an exact positive cap, known models) and issues it, shown once. */
+/**
+ * Checks the key's limits (expiry in the future, an exact positive cap, known models, rate limits no higher than the
+ * account's, room for one more key) and issues it, shown once.
+ */
 export async function createAccountApiKey(
   deps: CreateAccountApiKeyDeps,
   input: { userId: string; request: CreateApiKeyRequest },
@@ -19,6 +27,7 @@ export async function createAccountApiKey(
   const allowedModels = parseAllowedModels(request.allowed_models, deps.priceList);
   const requestsPerMinute = request.requests_per_minute ?? null;
   const tokensPerMinute = request.tokens_per_minute ?? null;
+  await checkKeyLimits(deps, { userId: input.userId, nowMs, requestsPerMinute, tokensPerMinute });
   const issued = await issueApiKey(deps, {
     userId: input.userId,
     name: request.name,

@@ -5,6 +5,7 @@ import type { DatabaseConfig } from '../db/database.ts';
 import { providerIds, type ProviderId } from '../providers/provider-id.ts';
 import { vendors } from '../providers/vendors.ts';
 import type { RoutingSettings } from './routing-settings.ts';
+import type { StandardLimits } from '../limits/account-limits.ts';
 import { paymentEnvironmentShape, readPaymentConfig, type PaymentConfig } from './payment-config.ts';
 
 /** Vendor credentials the gateway reads from the environment (each vendor's definition names its own). */
@@ -66,6 +67,11 @@ const environmentSchema = z.object({
   WELCOME_BALANCE_USD: usdAsMicros({ maxUsd: 1_000_000 }).default(1_000_000),
   DEFAULT_DISCOUNT_PERCENT: percentAsBasisPoints({ maxPercent: 90 }).default(2000),
   DEFAULT_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  DEFAULT_TOKENS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000_000).optional(),
+  ACCOUNT_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
+  ACCOUNT_TOKENS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000_000).default(10_000_000),
+  ACCOUNT_CONCURRENT_REQUESTS: z.coerce.number().int().min(1).max(100_000).default(50),
+  MAX_KEYS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(50),
   KEEPALIVE_INTERVAL_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   MEMORY_MODE: z.enum(['throughput', 'lean']).default('throughput'),
   IMAGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(900_000).default(300_000),
@@ -125,8 +131,8 @@ export type Config = {
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   readonly welcomeBalanceMicros: number;
   readonly defaultDiscountBasisPoints: number;
-  /** Per-key request budget per minute when the key sets none. */
-  readonly defaultRequestsPerMinute: number;
+  /** The standard limits: each key's ceiling, each account's shared budgets and its key count (docs/limits.md). */
+  readonly standardLimits: StandardLimits;
   /** Silence after which a stream gets a `: keep-alive` comment. */
   readonly keepAliveIntervalMs: number;
   /**
@@ -206,7 +212,14 @@ export function parseConfig(environment: Readonly<Record<string, string | undefi
     logLevel: values.LOG_LEVEL,
     welcomeBalanceMicros: values.WELCOME_BALANCE_USD,
     defaultDiscountBasisPoints: values.DEFAULT_DISCOUNT_PERCENT,
-    defaultRequestsPerMinute: values.DEFAULT_REQUESTS_PER_MINUTE,
+    standardLimits: {
+      keyRequestsPerMinute: values.DEFAULT_REQUESTS_PER_MINUTE,
+      keyTokensPerMinute: values.DEFAULT_TOKENS_PER_MINUTE,
+      accountRequestsPerMinute: values.ACCOUNT_REQUESTS_PER_MINUTE,
+      accountTokensPerMinute: values.ACCOUNT_TOKENS_PER_MINUTE,
+      accountConcurrentRequests: values.ACCOUNT_CONCURRENT_REQUESTS,
+      maxKeysPerAccount: values.MAX_KEYS_PER_ACCOUNT,
+    },
     keepAliveIntervalMs: values.KEEPALIVE_INTERVAL_MS,
     memoryMode: values.MEMORY_MODE,
     imageTimeoutMs: values.IMAGE_TIMEOUT_MS,

@@ -34,6 +34,8 @@ export const invalidRequestCodes = [
   'payment_method_unavailable',
   'below_minimum',
   'exceeds_refundable',
+  'limit_above_account',
+  'too_many_api_keys',
 ] as const;
 export type InvalidRequestCode = (typeof invalidRequestCodes)[number];
 
