@@ -108,6 +108,11 @@ const environmentSchema = z.object({
     )
     .default('false'),
   WEB_DIST_DIR: z.string().min(1).optional(),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  METRICS_LISTEN: z
+    .string()
+    .regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/, 'must be host:port, such as 127.0.0.1:9464')
+    .optional(),
   ...Object.fromEntries(vendorCredentialKeys.map((key) => [key, z.string().min(1).optional()])),
   ...paymentEnvironmentShape,
 });
@@ -146,6 +151,11 @@ export type Config = {
   readonly bodyLimitBytes: number;
   /** Which proxies to believe for the client address and protocol (Fastify's `trustProxy`). */
   readonly trustProxy: boolean | number | string;
+  /**
+   * Who may read `/metrics`: with `token`, only a bearer of it; with `listen`, only on that separate address (not on
+   * the public port). With neither, nobody: the public port answers 404 (docs/operator.md, "Metrics").
+   */
+  readonly metrics: { token: string | undefined; listen: { host: string; port: number } | undefined };
   readonly allowPrivateUpstreams: boolean;
   /** Circuit breaker, retry budget, deadline and cooling limits of upstream routing (docs/routing.md). */
   readonly routing: RoutingSettings;
@@ -226,6 +236,7 @@ export function parseConfig(environment: Readonly<Record<string, string | undefi
     shutdownGraceMs: values.SHUTDOWN_GRACE_MS,
     bodyLimitBytes: values.BODY_LIMIT_BYTES,
     trustProxy: parseTrustProxy(values.TRUST_PROXY),
+    metrics: { token: values.METRICS_TOKEN, listen: parseHostPort(values.METRICS_LISTEN) },
     allowPrivateUpstreams: values.ALLOW_PRIVATE_UPSTREAMS,
     routing: Object.freeze({
       breaker: { failureThreshold: values.ROUTE_BREAKER_FAILURES, coolDownMs: values.ROUTE_BREAKER_COOLDOWN_MS },
@@ -272,4 +283,10 @@ function stripTrailingSlash(url: string): string {
 function parseTrustProxy(text: string): boolean | number | string {
   if (text === 'true' || text === 'false') return text === 'true';
   return /^\d+$/.test(text) ? Number(text) : text;
+}
+
+function parseHostPort(value: string | undefined): { host: string; port: number } | undefined {
+  if (value === undefined) return undefined;
+  const separator = value.lastIndexOf(':');
+  return { host: value.slice(0, separator).replace(/^\[(.*)\]$/, '$1'), port: Number(value.slice(separator + 1)) };
 }
