@@ -74,8 +74,9 @@ const folderAllowLists = {
     allowed: [...leaves, 'billing', 'db', 'upstream'],
     why: 'payments/ never imports http; providers see only their contract',
   },
+  audit: { allowed: [...leaves, 'db'], why: 'audit/ records and reads the audit log; every actor may call it' },
   operator: {
-    allowed: [...leaves, 'accounts', 'billing', 'catalog', 'db', 'subscriptions'],
+    allowed: [...leaves, 'accounts', 'audit', 'billing', 'catalog', 'db', 'subscriptions'],
     why: 'operator/ never imports http or the pipeline',
   },
   pipeline: {
@@ -107,6 +108,7 @@ const folderAllowLists = {
       ...leaves,
       'accounts',
       'anthropic-api',
+      'audit',
       'billing',
       'catalog',
       'chats',
@@ -123,7 +125,7 @@ const folderAllowLists = {
     why: 'http/ serves the domain: it names the database handle it passes on, and runs no query itself',
   },
   cli: {
-    allowed: [...leaves, 'accounts', 'catalog', 'config', 'db', 'images'],
+    allowed: [...leaves, 'accounts', 'audit', 'catalog', 'config', 'db', 'images'],
     why: 'the CLI works on the domain, not through http',
   },
 };

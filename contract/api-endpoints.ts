@@ -1,4 +1,5 @@
 import { accountEndpoints } from './account-endpoints.ts';
+import { auditEndpoints } from './audit-endpoints.ts';
 import { chatEndpoints } from './chat-endpoints.ts';
 import { operatorEndpoints } from './operator-endpoints.ts';
 import { paymentEndpoints } from './payment-endpoints.ts';
@@ -16,6 +17,7 @@ export const apiEndpoints = {
   ...subscriptionEndpoints,
   ...operatorEndpoints,
   ...paymentEndpoints,
+  ...auditEndpoints,
 };
 
 export type ApiEndpoints = typeof apiEndpoints;

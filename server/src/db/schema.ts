@@ -334,6 +334,25 @@ export type FxRatesTable = {
   fetched_at: number;
 };
 
+/** One audit record (migration 0060): never updated or deleted. Before and after are JSON texts, never prompt text. */
+export type AuditEventsTable = {
+  id: string;
+  occurred_at: number;
+  /** `operator`: an operator's change; `security`: an event of an account's own security, shown to its owner. */
+  category: 'operator' | 'security';
+  action: string;
+  actor_user_id: string | null;
+  /** The actor's e-mail at the time, or `cli` for the command line. */
+  actor_label: string;
+  target_kind: string;
+  target_id: string | null;
+  /** The account the record concerns, if any: its owner sees its security events. */
+  account_id: string | null;
+  before_json: string | null;
+  after_json: string | null;
+  client_address: string | null;
+};
+
 export type DatabaseSchema = {
   top_up_orders: TopUpOrdersTable;
   top_up_order_transitions: TopUpOrderTransitionsTable;
@@ -361,6 +380,7 @@ export type DatabaseSchema = {
   image_price_tier_seeds: ImagePriceTierSeedsTable;
   disabled_implicit_routes: DisabledImplicitRoutesTable;
   instance_settings: InstanceSettingsTable;
+  audit_events: AuditEventsTable;
 };
 
 export type UserRow = Selectable<UsersTable>;
@@ -379,3 +399,4 @@ export type SubscriptionPlanRow = Selectable<SubscriptionPlansTable>;
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
 export type TopUpOrderRow = Selectable<TopUpOrdersTable>;
 export type NewTopUpOrderRow = Insertable<TopUpOrdersTable>;
+export type AuditEventRow = Selectable<AuditEventsTable>;
