@@ -14,6 +14,7 @@ import { runKeyCommand } from './key-commands.ts';
 import { runModelCommand } from './model-commands.ts';
 import { runRouteCommand } from './route-commands.ts';
 import { runUserCommand } from './user-commands.ts';
+import { runAuditCommand } from './audit-commands.ts';
 
 const usage = `usage: npm run cli -- <command>
   migrate
@@ -28,7 +29,8 @@ const usage = `usage: npm run cli -- <command>
       [--api-version V (azure)] [--vertex-project P --vertex-location L (vertex)]; "none" clears a setting
   model list | model set-price --model M [--input-usd N] [--output-usd N] [--cached-input-usd N] [--per-request-usd N] [--reason R]
   model image-tiers --model M | model set-image-tier --model M [--quality Q] [--size S] --list-usd N
-  model delete-image-tier --model M [--quality Q] [--size S]   (no --quality/--size: the tier for any)`;
+  model delete-image-tier --model M [--quality Q] [--size S]   (no --quality/--size: the tier for any)
+  audit export [--format jsonl|csv] [--from ISO] [--to ISO]`;
 
 type Command = (context: CliContext, action: string | undefined, args: readonly string[]) => Promise<void>;
 
@@ -41,6 +43,7 @@ const commands: Record<string, Command> = {
   balance: runBalanceCommand,
   route: runRouteCommand,
   model: runModelCommand,
+  audit: runAuditCommand,
 };
 
 /**

@@ -5,6 +5,7 @@ import type { ModelRow } from '../db/schema.ts';
 import { formatUsd, parseUsdToMicros } from '../lib/money.ts';
 import { parseOptions, UsageError, type CliContext } from './cli-context.ts';
 import { imageTierActions, runImageTierCommand } from './image-tier-commands.ts';
+import { recordCliAction } from './audit-commands.ts';
 
 /**
  * `model list`, `model set-price --model M [--input-usd N] [--output-usd N] [--cached-input-usd N]
@@ -59,6 +60,12 @@ export async function runModelCommand(context: CliContext, action: string | unde
     reason: options.reason ?? 'set by operator (CLI)',
   });
   await bumpCacheVersion(context.db, 'catalog');
+  await recordCliAction(context, {
+    action: 'setModelPrice',
+    target: { kind: 'model', id: model.id },
+    before: pickPrice(model),
+    after: pickPrice((await findModel(context.db, model.id)) ?? model),
+  });
   context.print(`price of ${model.id} set: input ${formatUsd(input)} output ${formatUsd(output)} USD per 1M tokens`);
 }
 
@@ -70,4 +77,13 @@ async function describeImagePrice(context: CliContext, model: ModelRow): Promise
   const flat = `flat ${formatUsd(model.per_request_micros ?? 0)} USD/image`;
   const tierCount = (await listModelImagePriceTiers(context.db, model.id)).length;
   return tierCount === 0 ? flat : `${flat}, ${tierCount} price tiers (model image-tiers --model ${model.id})`;
+}
+
+function pickPrice(model: ModelRow) {
+  return {
+    input_rate_micros: model.input_rate_micros,
+    output_rate_micros: model.output_rate_micros,
+    cached_input_rate_micros: model.cached_input_rate_micros,
+    per_request_micros: model.per_request_micros,
+  };
 }
