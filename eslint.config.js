@@ -48,7 +48,10 @@ const folderAllowLists = {
     why: 'anthropic-api/ converts wire shapes; it uses only the shared provider mechanics',
   },
   db: { allowed: leaves, why: 'db/ imports no domain folder' },
-  config: { allowed: [...leaves, 'db', 'providers'], why: 'config/ reads settings; everything above reads config/' },
+  config: {
+    allowed: [...leaves, 'db', 'providers', 'limits'],
+    why: 'config/ reads settings; everything above reads config/',
+  },
   catalog: {
     allowed: [...leaves, 'config', 'db', 'providers', 'upstream'],
     why: 'catalog/ sits below the request stages',
@@ -76,8 +79,9 @@ const folderAllowLists = {
     allowed: [...leaves, 'accounts', 'catalog', 'db', 'mail', 'routing', 'search'],
     why: 'alerts/ watches balances, renewals, routes and search, and mails; nothing below imports it',
   },
+  audit: { allowed: [...leaves, 'db'], why: 'audit/ records and reads the audit log; every actor may call it' },
   operator: {
-    allowed: [...leaves, 'accounts', 'billing', 'catalog', 'db', 'subscriptions'],
+    allowed: [...leaves, 'accounts', 'audit', 'billing', 'catalog', 'db', 'subscriptions'],
     why: 'operator/ never imports http or the pipeline',
   },
   pipeline: {
@@ -109,6 +113,7 @@ const folderAllowLists = {
       ...leaves,
       'accounts',
       'anthropic-api',
+      'audit',
       'billing',
       'catalog',
       'chats',
@@ -126,6 +131,7 @@ const folderAllowLists = {
   },
   cli: {
     allowed: [...leaves, 'accounts', 'catalog', 'config', 'db', 'images', 'operator'],
+    allowed: [...leaves, 'accounts', 'audit', 'catalog', 'config', 'db', 'images'],
     why: 'the CLI works on the domain, not through http',
   },
 };

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { percentile } from './load/percentile.ts';
-import { startBenchGateway } from './start-bench-gateway.ts';
+import { benchMetricsToken, startBenchGateway } from './start-bench-gateway.ts';
 import { startNodeProcess } from './start-process.ts';
 
 /**
@@ -86,7 +86,8 @@ function reportThreads(pid: number): void {
 }
 
 async function reportGatewayMetrics(url: string): Promise<void> {
-  const metrics = await (await fetch(`${url}/metrics`)).text();
+  const headers = { authorization: `Bearer ${benchMetricsToken}` };
+  const metrics = await (await fetch(`${url}/metrics`, { headers })).text();
   const wanted = /^gateway_nodejs_(gc_duration_seconds_(sum|count)|eventloop_lag_(p50|p99|max)_seconds)/;
   for (const line of metrics.split('\n')) if (wanted.test(line)) console.log(line);
 }

@@ -10,6 +10,9 @@ import { readStartEnvironment } from './read-start-environment.ts';
 import { startNodeProcess, type BenchProcess } from './start-process.ts';
 
 /** The gateway under test in its full paid configuration, with the key and model a client uses. */
+/** The bearer token bench gateways serve `/metrics` to. */
+export const benchMetricsToken = 'bench-metrics-token-0123456789';
+
 export type BenchGateway = BenchProcess & { apiKey: string; model: string; close: () => Promise<void> };
 
 const runFile = promisify(execFile);
@@ -41,6 +44,10 @@ export async function startBenchGateway(input: {
     MASTER_KEY: randomBytes(32).toString('hex'),
     ALLOW_PRIVATE_UPSTREAMS: 'true',
     DEFAULT_REQUESTS_PER_MINUTE: '1000000',
+    ACCOUNT_REQUESTS_PER_MINUTE: '1000000',
+    ACCOUNT_TOKENS_PER_MINUTE: '1000000000',
+    ACCOUNT_CONCURRENT_REQUESTS: '100000',
+    METRICS_TOKEN: benchMetricsToken,
     DATABASE_URL: input.database?.databaseUrl ?? '',
     REDIS_URL: input.database?.redisUrl ?? '',
     ...readStartEnvironment(),

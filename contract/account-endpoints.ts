@@ -106,7 +106,10 @@ export const accountEndpoints = {
     auth: 'session',
     body: { name: 'CreateApiKeyRequest', schema: createApiKeyRequestSchema },
     response: { status: 201, description: 'The new key', json: { name: 'CreatedApiKey', schema: createdApiKeySchema } },
-    errors: { ...sessionErrors, '400': 'Invalid name, expiry, spend cap, model or rate (`param` names it)' },
+    errors: {
+      ...sessionErrors,
+      '400': 'Invalid name, expiry, spend cap, model or rate, a rate above the account’s, or too many keys',
+    },
   },
   revokeApiKey: {
     method: 'delete',

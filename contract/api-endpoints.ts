@@ -1,5 +1,6 @@
 import { accountEndpoints } from './account-endpoints.ts';
 import { accountEmailEndpoints } from './account-email-endpoints.ts';
+import { auditEndpoints } from './audit-endpoints.ts';
 import { chatEndpoints } from './chat-endpoints.ts';
 import { operatorEndpoints } from './operator-endpoints.ts';
 import { paymentEndpoints } from './payment-endpoints.ts';
@@ -18,6 +19,7 @@ export const apiEndpoints = {
   ...operatorEndpoints,
   ...paymentEndpoints,
   ...accountEmailEndpoints,
+  ...auditEndpoints,
 };
 
 export type ApiEndpoints = typeof apiEndpoints;

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
 import { setMockMode } from '../mock-mode.ts';
 import { chatBody, chatHeaders, type BenchTarget } from './bench-target.ts';
+import { benchMetricsToken } from '../start-bench-gateway.ts';
 
 export type MemoryResult = {
   chunkCount: number;
@@ -104,7 +105,7 @@ async function countStreamEvents(pool: Pool, target: BenchTarget): Promise<numbe
 
 /** `gateway_nodejs_heap_size_used_bytes` from the prom-client default metrics, in MB. */
 async function readHeapUsedMb(origin: string): Promise<number | undefined> {
-  const response = await fetch(`${origin}/metrics`);
+  const response = await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${benchMetricsToken}` } });
   const text = await response.text();
   const match = /^\w*nodejs_heap_size_used_bytes\s+(\d+(?:\.\d+)?)/m.exec(text);
   return match?.[1] === undefined ? undefined : Number(match[1]) / 1024 / 1024;

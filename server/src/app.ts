@@ -1,7 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { registerHealthRoutes, type HealthDeps } from './http/health.ts';
-import { registerMetrics, type HttpMetrics } from './http/metrics.ts';
+import { registerMetrics, type HttpMetrics, type MetricsAccess } from './http/metrics.ts';
 import { createRequestIdGenerator } from './http/middleware/request-id.ts';
 import { registerApiEndpoints, type ApiEndpointDeps } from './http/api/register-api-endpoints.ts';
 import { registerSessionMiddleware } from './http/middleware/session.ts';
@@ -22,6 +22,7 @@ export type AppDeps = HealthDeps &
     logger: Logger;
     ids: IdGenerator;
     metrics: HttpMetrics;
+    metricsAccess: MetricsAccess;
     bodyLimitBytes: number;
     trustProxy: boolean | number | string;
     version: string;
@@ -57,7 +58,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setErrorHandler((error, request, reply) => writeError(request, reply, error));
   registerUtf8JsonBodyParser(app);
   const sessions = registerSessionMiddleware(app, deps);
-  registerMetrics(app, deps.metrics);
+  registerMetrics(app, deps.metrics, deps.metricsAccess);
   registerHealthRoutes(app, {
     pingDatabase: deps.pingDatabase,
     redis: deps.redis,

@@ -1,3 +1,4 @@
+import { createMemoryConcurrencyLimiter, createRedisConcurrencyLimiter } from './limits/concurrency-limiter.ts';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
@@ -21,7 +22,7 @@ import { loadVerifiedMasterKey } from './config/verify-master-key.ts';
 import { openDatabase, pingDatabase, type DatabaseHandle } from './db/database.ts';
 import { prepareDatabase } from './prepare-database.ts';
 import { watchCacheVersions } from './db/watch-cache-versions.ts';
-import { createHttpMetrics, type HttpMetrics } from './http/metrics.ts';
+import { createHttpMetrics, startMetricsServer, type HttpMetrics } from './http/metrics.ts';
 import { loadImagePriceTiers } from './images/image-price-tiers.ts';
 import { seedImagePriceTiers } from './images/seed-image-price-tiers.ts';
 import { systemClock } from './lib/clock.ts';
@@ -47,6 +48,8 @@ export type RunningGateway = {
   url: string;
   database: DatabaseHandle;
   simulator: RunningSimulator | undefined;
+  /** `/metrics` on its separate address (`METRICS_LISTEN`), if configured. */
+  metricsUrl: string | undefined;
   /** What the app was built with: the pipeline's dependencies, for tests that drive a stage directly. */
   deps: AppDeps;
   /** The TronGrid simulator in payment sandbox mode (tests send USDT transfers there). */
@@ -92,6 +95,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
       () => isShuttingDown,
     );
     const app = await startApp(stack, { config, deps, onClosing: () => (isShuttingDown = true) });
+    const metricsUrl = await startMetricsAddress(stack, { config, logger, metrics });
     if (payments.isPaymentSandbox) {
       // The payment simulators notify this gateway, so they start once it listens.
       stack.adopt(await startSandboxPayments({ ...payments, gatewayUrl: app.url }), (running) => running.close());
@@ -100,6 +104,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     let closing: Promise<void> | undefined;
     return {
       url: app.url,
+      metricsUrl,
       database: storage.database,
       simulator,
       deps,
@@ -178,6 +183,11 @@ async function openStorage(stack: AsyncDisposableStack, config: Config, logger: 
     settlements,
     rateLimiter,
   };
+  const concurrencyLimiter = redis
+    ? createRedisConcurrencyLimiter({ redis, keyPrefix: 'gw:' })
+    : createMemoryConcurrencyLimiter();
+  const secretBox = createSecretBox(masterKey.key);
+  return { database, redis, secretBox, creditHolds, settlements, rateLimiter, concurrencyLimiter };
 }
 
 /** Sandbox mode's vendor simulators (loaded only then); the route table points the implicit routes at them. */
@@ -210,7 +220,11 @@ async function loadCaches(input: {
       input.logger.error({ route: routeId }, 'route skipped: its credential cannot be opened with this master key'),
   });
   const apiKeyCache = await loadApiKeyCache(db);
-  const accountTerms = await loadAccountTerms({ db, clock: systemClock });
+  const accountTerms = await loadAccountTerms({
+    db,
+    clock: systemClock,
+    standardLimits: input.config.standardLimits,
+  });
   return { priceList, imagePriceTiers, routeTable, apiKeyCache, accountTerms };
 }
 
@@ -335,11 +349,11 @@ function composeAppDeps(
     creditHolds: storage.creditHolds,
     settlements: storage.settlements,
     rateLimiter: storage.rateLimiter,
+    concurrencyLimiter: storage.concurrencyLimiter,
     secretBox: storage.secretBox,
     isShuttingDown,
     passwords: argon2PasswordHasher,
     spendCapHolds: createSpendCapHolds(),
-    defaultRequestsPerMinute: config.defaultRequestsPerMinute,
     clock: systemClock,
     ids: cryptoIds,
     isSandbox: config.isSandbox,
@@ -348,6 +362,7 @@ function composeAppDeps(
     hasConfiguredBaseUrl: config.hasConfiguredBaseUrl,
     logger: input.logger,
     metrics: input.metrics,
+    metricsAccess: { token: config.metrics.token, isOnPublicPort: config.metrics.listen === undefined },
     allowPrivateUpstreams: config.allowPrivateUpstreams,
     pricingRule: config.pricingRule,
     bodyLimitBytes: config.bodyLimitBytes,
@@ -379,6 +394,23 @@ async function startApp(
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address() as AddressInfo;
   return { url: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` };
+}
+
+/** `/metrics` on its own address when `METRICS_LISTEN` is set; says at start where (or whether) metrics are served. */
+async function startMetricsAddress(
+  stack: AsyncDisposableStack,
+  input: { config: Config; logger: Logger; metrics: HttpMetrics },
+): Promise<string | undefined> {
+  const { listen, token } = input.config.metrics;
+  if (listen === undefined) {
+    if (token === undefined) input.logger.info('/metrics is off: set METRICS_TOKEN or METRICS_LISTEN to serve it');
+    return undefined;
+  }
+  const server = stack.adopt(await startMetricsServer({ metrics: input.metrics, ...listen, token }), (running) =>
+    running.close(),
+  );
+  input.logger.info({ url: `${server.url}/metrics` }, 'metrics listening on their own address');
+  return server.url;
 }
 
 const journalFolder = 'settlements';

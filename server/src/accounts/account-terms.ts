@@ -5,6 +5,7 @@ import type { AccountModelPriceRow } from '../db/schema.ts';
 import { listActiveSubscriptions } from '../db/subscriptions.ts';
 import type { Clock } from '../lib/clock.ts';
 import { applyDiscountMicros } from '../lib/money.ts';
+import { findAccountLimits, type AccountLimits, type StandardLimits } from '../limits/account-limits.ts';
 
 /**
  * What an account pays and how fast it may call, held in memory for the request path: the operator's contract
@@ -25,6 +26,8 @@ export type AccountTerms = {
   requestsPerMinute: (userId: string) => number | undefined;
   /** The operator's token budget (input plus output) for the whole account, or undefined for none. */
   tokensPerMinute: (userId: string) => number | undefined;
+  /** The account's key ceilings and shared budgets: the operator's terms where set, the standard otherwise. */
+  limitsOf: (userId: string) => AccountLimits;
   reload: () => Promise<void>;
 };
 
@@ -36,7 +39,11 @@ type Snapshot = {
   subscriptions: Map<string, { basisPoints: number; expiresAtMs: number }>;
 };
 
-export async function loadAccountTerms(deps: { db: Database; clock: Clock }): Promise<AccountTerms> {
+export async function loadAccountTerms(deps: {
+  db: Database;
+  clock: Clock;
+  standardLimits: StandardLimits;
+}): Promise<AccountTerms> {
   let snapshot = await readSnapshot(deps);
   const planBasisPoints = (userId: string) => {
     const subscription = snapshot.subscriptions.get(userId);
@@ -66,6 +73,11 @@ export async function loadAccountTerms(deps: { db: Database; clock: Clock }): Pr
     },
     requestsPerMinute: (userId) => snapshot.requestsPerMinute.get(userId),
     tokensPerMinute: (userId) => snapshot.tokensPerMinute.get(userId),
+    limitsOf: (userId) =>
+      findAccountLimits(deps.standardLimits, {
+        requestsPerMinute: snapshot.requestsPerMinute.get(userId),
+        tokensPerMinute: snapshot.tokensPerMinute.get(userId),
+      }),
     reload: async () => {
       snapshot = await readSnapshot(deps);
     },

@@ -5,15 +5,25 @@ import { parseUsdToMicros } from '../lib/money.ts';
 import { findUserById } from '../db/users.ts';
 import { postAccountMail, type AccountMailDeps } from './account-mail.ts';
 import { issueApiKey, type IssueApiKeyDeps } from './issue-api-key.ts';
+import { checkKeyLimits } from './check-key-limits.ts';
+import type { AccountTerms } from './account-terms.ts';
 import { toApiKeySummary } from './to-api-key-summary.ts';
 
 export type CreateAccountApiKeyDeps = IssueApiKeyDeps &
   Pick<AccountMailDeps, 'mailer' | 'publicBaseUrl'> & { priceList: Pick<PriceList, 'find'> };
+export type CreateAccountApiKeyDeps = IssueApiKeyDeps & {
+  priceList: Pick<PriceList, 'find'>;
+  accountTerms: Pick<AccountTerms, 'limitsOf'>;
+};
 
 /**
  * Checks the key's limits (expiry in the future, an exact positive cap, known models) and issues it, shown once. The
  * account is mailed that a key was created (its name and hint, never the key), so a key made by someone who took
  * over the session does not go unnoticed.
+ */
+/**
+ * Checks the key's limits (expiry in the future, an exact positive cap, known models, rate limits no higher than the
+ * account's, room for one more key) and issues it, shown once.
  */
 export async function createAccountApiKey(
   deps: CreateAccountApiKeyDeps,
@@ -26,6 +36,7 @@ export async function createAccountApiKey(
   const allowedModels = parseAllowedModels(request.allowed_models, deps.priceList);
   const requestsPerMinute = request.requests_per_minute ?? null;
   const tokensPerMinute = request.tokens_per_minute ?? null;
+  await checkKeyLimits(deps, { userId: input.userId, nowMs, requestsPerMinute, tokensPerMinute });
   const issued = await issueApiKey(deps, {
     userId: input.userId,
     name: request.name,

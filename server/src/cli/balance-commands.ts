@@ -2,6 +2,7 @@ import { postLedgerTransaction, userLedgerAccount } from '../db/ledger.ts';
 import { findUserByEmail, findUserById } from '../db/users.ts';
 import { formatUsd, parseUsdToMicros } from '../lib/money.ts';
 import { parseOptions, UsageError, type CliContext } from './cli-context.ts';
+import { recordCliAction } from './audit-commands.ts';
 
 /** `balance credit --email E --usd N --reason R [--idempotency-key K]`: an operator adjustment through the ledger. */
 export async function runBalanceCommand(context: CliContext, action: string | undefined, args: readonly string[]) {
@@ -19,6 +20,7 @@ export async function runBalanceCommand(context: CliContext, action: string | un
   const user = await findUserByEmail(context.db, (options.email ?? '').trim().toLowerCase());
   if (!user) throw new UsageError(`no user with e-mail ${options.email}`);
   const idempotencyKey = `adjustment:${options['idempotency-key'] ?? context.ids.newId('cli_')}`;
+  const balanceBefore = user.balance_micros;
   const isPosted = await postLedgerTransaction(context.db, {
     id: context.ids.newId('ltx_'),
     idempotencyKey,
@@ -31,6 +33,20 @@ export async function runBalanceCommand(context: CliContext, action: string | un
     ],
   });
   const balance = (await findUserById(context.db, user.id))?.balance_micros ?? 0;
+  if (isPosted) {
+    await recordCliAction(context, {
+      action: 'adjustBalance',
+      target: { kind: 'user', id: user.id },
+      accountId: user.id,
+      before: { balance_micros: balanceBefore },
+      after: {
+        balance_micros: balance,
+        amount_micros: amountMicros,
+        reason: options.reason,
+        idempotency_key: idempotencyKey,
+      },
+    });
+  }
   context.print(
     isPosted
       ? `credited ${formatUsd(amountMicros)} USD to ${user.email}; balance ${formatUsd(balance)} USD`

@@ -14,6 +14,7 @@ import { runKeyCommand } from './key-commands.ts';
 import { runModelCommand } from './model-commands.ts';
 import { runRouteCommand } from './route-commands.ts';
 import { runUserCommand } from './user-commands.ts';
+import { runAuditCommand } from './audit-commands.ts';
 
 const usage = `usage: npm run cli -- <command>
   migrate
@@ -36,7 +37,8 @@ const usage = `usage: npm run cli -- <command>
       [--list-input-usd N] [--list-output-usd N] [--list-cached-input-usd N] [--list-per-image-usd N] [--input-usd N]
       [--output-usd N] [--cached-input-usd N] [--per-image-usd N] [--reason R] [--confirm-below-cost]
   model image-tiers --model M | model set-image-tier --model M [--quality Q] [--size S] --list-usd N
-  model delete-image-tier --model M [--quality Q] [--size S]   (no --quality/--size: the tier for any)`;
+  model delete-image-tier --model M [--quality Q] [--size S]   (no --quality/--size: the tier for any)
+  audit export [--format jsonl|csv] [--from ISO] [--to ISO]`;
 
 type Command = (context: CliContext, action: string | undefined, args: readonly string[]) => Promise<void>;
 
@@ -49,6 +51,7 @@ const commands: Record<string, Command> = {
   balance: runBalanceCommand,
   route: runRouteCommand,
   model: runModelCommand,
+  audit: runAuditCommand,
 };
 
 /**

@@ -6,6 +6,7 @@ import { checkAboveCost, listStoredRouteCosts } from '../operator/model-route-co
 import { parseOptions, UsageError, type CliContext } from './cli-context.ts';
 import { imageTierActions, runImageTierCommand } from './image-tier-commands.ts';
 import { modelCatalogActions, runModelCatalogCommand } from './model-catalog-commands.ts';
+import { recordCliAction } from './audit-commands.ts';
 
 /**
  * `model set-price --model M [--input-usd N] [--output-usd N] [--cached-input-usd N] [--per-request-usd N]
@@ -65,5 +66,20 @@ export async function runModelCommand(context: CliContext, action: string | unde
   );
   await updateModelPrice(context.db, change);
   await bumpCacheVersion(context.db, 'catalog');
+  await recordCliAction(context, {
+    action: 'setModelPrice',
+    target: { kind: 'model', id: model.id },
+    before: pickPrice(model),
+    after: pickPrice((await findModel(context.db, model.id)) ?? model),
+  });
   context.print(`price of ${model.id} set: input ${formatUsd(input)} output ${formatUsd(output)} USD per 1M tokens`);
+}
+
+function pickPrice(model: ModelRow) {
+  return {
+    input_rate_micros: model.input_rate_micros,
+    output_rate_micros: model.output_rate_micros,
+    cached_input_rate_micros: model.cached_input_rate_micros,
+    per_request_micros: model.per_request_micros,
+  };
 }

@@ -5,6 +5,7 @@ import { listRoutes } from '../db/routes.ts';
 import type { RouteRow } from '../db/schema.ts';
 import { formatUsd, parseUsdToMicros } from '../lib/money.ts';
 import { parseInteger, parseOptions, UsageError, type CliContext, type OptionSpec } from './cli-context.ts';
+import { findAuditedRoute, recordCliAction } from './audit-commands.ts';
 
 /** The settings `route add` and `route update` share (docs/routing.md). */
 const settingOptions = {
@@ -37,6 +38,7 @@ export async function runRouteCommand(context: CliContext, action: string | unde
   }
   if (action === 'disable' || action === 'enable') {
     const options = parseOptions(args, { id: { type: 'string', required: true } });
+    const before = await findAuditedRoute(context, options.id ?? '');
     await updateRoute(
       { ...context, secretBox: context.secretBox() },
       {
@@ -45,6 +47,7 @@ export async function runRouteCommand(context: CliContext, action: string | unde
         allowPrivateUpstreams: context.config.allowPrivateUpstreams,
       },
     );
+    await recordRouteChange(context, { routeId: options.id ?? '', before });
     context.print(`route ${options.id} ${action}d`);
     return;
   }
@@ -72,6 +75,7 @@ async function addRouteCommand(context: CliContext, args: readonly string[]) {
       allowPrivateUpstreams: context.config.allowPrivateUpstreams,
     },
   );
+  await recordRouteChange(context, { routeId: route.id, before: undefined });
   context.print(`added route ${route.id} for ${options.model} via ${options.provider}`);
 }
 
@@ -83,6 +87,7 @@ async function updateRouteCommand(context: CliContext, args: readonly string[]) 
     'upstream-model': { type: 'string' },
     ...settingOptions,
   });
+  const before = await findAuditedRoute(context, options.id ?? '');
   await updateRoute(
     { ...context, secretBox: context.secretBox() },
     {
@@ -96,6 +101,7 @@ async function updateRouteCommand(context: CliContext, args: readonly string[]) 
       },
     },
   );
+  await recordRouteChange(context, { routeId: options.id ?? '', before });
   context.print(`updated route ${options.id}`);
 }
 
@@ -178,4 +184,13 @@ function describeRoute(route: RouteRow): string {
     route.enabled ? 'enabled' : 'disabled',
     route.credential_ciphertext ? 'credential=set' : 'credential=none',
   ].join('  ');
+}
+
+async function recordRouteChange(context: CliContext, input: { routeId: string; before: object | undefined }) {
+  await recordCliAction(context, {
+    action: input.before === undefined ? 'createRoute' : 'updateRoute',
+    target: { kind: 'route', id: input.routeId },
+    before: input.before,
+    after: await findAuditedRoute(context, input.routeId),
+  });
 }

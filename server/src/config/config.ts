@@ -5,6 +5,7 @@ import type { DatabaseConfig } from '../db/database.ts';
 import { providerIds, type ProviderId } from '../providers/provider-id.ts';
 import { vendors } from '../providers/vendors.ts';
 import type { RoutingSettings } from './routing-settings.ts';
+import type { StandardLimits } from '../limits/account-limits.ts';
 import { paymentEnvironmentShape, readPaymentConfig, type PaymentConfig } from './payment-config.ts';
 import { accountEnvironmentShape, readAccountConfig, type AccountConfig } from './account-config.ts';
 
@@ -71,6 +72,11 @@ const environmentSchema = z.object({
   CATALOG_SYNC_INTERVAL_HOURS: z.coerce.number().int().min(0).max(8760).default(0),
   CATALOG_AUTO_ADD: z.enum(['off', 'new_versions']).default('off'),
   DEFAULT_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  DEFAULT_TOKENS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000_000).optional(),
+  ACCOUNT_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
+  ACCOUNT_TOKENS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000_000).default(10_000_000),
+  ACCOUNT_CONCURRENT_REQUESTS: z.coerce.number().int().min(1).max(100_000).default(50),
+  MAX_KEYS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(50),
   KEEPALIVE_INTERVAL_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   MEMORY_MODE: z.enum(['throughput', 'lean']).default('throughput'),
   IMAGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(900_000).default(300_000),
@@ -107,6 +113,11 @@ const environmentSchema = z.object({
     )
     .default('false'),
   WEB_DIST_DIR: z.string().min(1).optional(),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  METRICS_LISTEN: z
+    .string()
+    .regex(/^(\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/, 'must be host:port, such as 127.0.0.1:9464')
+    .optional(),
   ...Object.fromEntries(vendorCredentialKeys.map((key) => [key, z.string().min(1).optional()])),
   ...paymentEnvironmentShape,
   ...accountEnvironmentShape,
@@ -139,8 +150,8 @@ export type Config = {
   readonly pricingRule: PricingRule;
   /** Hours between scheduled catalogue syncs (0: none), and whether a sync adds new versions of offered families. */
   readonly catalogSync: { readonly intervalHours: number; readonly autoAdd: 'off' | 'new_versions' };
-  /** Per-key request budget per minute when the key sets none. */
-  readonly defaultRequestsPerMinute: number;
+  /** The standard limits: each key's ceiling, each account's shared budgets and its key count (docs/limits.md). */
+  readonly standardLimits: StandardLimits;
   /** Silence after which a stream gets a `: keep-alive` comment. */
   readonly keepAliveIntervalMs: number;
   /**
@@ -154,6 +165,11 @@ export type Config = {
   readonly bodyLimitBytes: number;
   /** Which proxies to believe for the client address and protocol (Fastify's `trustProxy`). */
   readonly trustProxy: boolean | number | string;
+  /**
+   * Who may read `/metrics`: with `token`, only a bearer of it; with `listen`, only on that separate address (not on
+   * the public port). With neither, nobody: the public port answers 404 (docs/operator.md, "Metrics").
+   */
+  readonly metrics: { token: string | undefined; listen: { host: string; port: number } | undefined };
   readonly allowPrivateUpstreams: boolean;
   /** Circuit breaker, retry budget, deadline and cooling limits of upstream routing (docs/routing.md). */
   readonly routing: RoutingSettings;
@@ -241,13 +257,21 @@ export function parseConfig(environment: Readonly<Record<string, string | undefi
     defaultDiscountBasisPoints: values.DEFAULT_DISCOUNT_PERCENT,
     pricingRule: readPricingRule(values),
     catalogSync: { intervalHours: values.CATALOG_SYNC_INTERVAL_HOURS, autoAdd: values.CATALOG_AUTO_ADD },
-    defaultRequestsPerMinute: values.DEFAULT_REQUESTS_PER_MINUTE,
+    standardLimits: {
+      keyRequestsPerMinute: values.DEFAULT_REQUESTS_PER_MINUTE,
+      keyTokensPerMinute: values.DEFAULT_TOKENS_PER_MINUTE,
+      accountRequestsPerMinute: values.ACCOUNT_REQUESTS_PER_MINUTE,
+      accountTokensPerMinute: values.ACCOUNT_TOKENS_PER_MINUTE,
+      accountConcurrentRequests: values.ACCOUNT_CONCURRENT_REQUESTS,
+      maxKeysPerAccount: values.MAX_KEYS_PER_ACCOUNT,
+    },
     keepAliveIntervalMs: values.KEEPALIVE_INTERVAL_MS,
     memoryMode: values.MEMORY_MODE,
     imageTimeoutMs: values.IMAGE_TIMEOUT_MS,
     shutdownGraceMs: values.SHUTDOWN_GRACE_MS,
     bodyLimitBytes: values.BODY_LIMIT_BYTES,
     trustProxy: parseTrustProxy(values.TRUST_PROXY),
+    metrics: { token: values.METRICS_TOKEN, listen: parseHostPort(values.METRICS_LISTEN) },
     allowPrivateUpstreams: values.ALLOW_PRIVATE_UPSTREAMS,
     routing: Object.freeze({
       breaker: { failureThreshold: values.ROUTE_BREAKER_FAILURES, coolDownMs: values.ROUTE_BREAKER_COOLDOWN_MS },
@@ -295,4 +319,10 @@ function stripTrailingSlash(url: string): string {
 function parseTrustProxy(text: string): boolean | number | string {
   if (text === 'true' || text === 'false') return text === 'true';
   return /^\d+$/.test(text) ? Number(text) : text;
+}
+
+function parseHostPort(value: string | undefined): { host: string; port: number } | undefined {
+  if (value === undefined) return undefined;
+  const separator = value.lastIndexOf(':');
+  return { host: value.slice(0, separator).replace(/^\[(.*)\]$/, '$1'), port: Number(value.slice(separator + 1)) };
 }

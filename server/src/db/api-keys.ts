@@ -54,3 +54,15 @@ export async function findActiveApiKeyByHash(db: Database, keyHash: string): Pro
 export async function findApiKeyById(db: Database, id: string): Promise<ApiKeyRow | undefined> {
   return db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+/** How many keys of this user still work: neither revoked nor expired at `nowMs`. */
+export async function countUsableApiKeys(db: Database, input: { userId: string; nowMs: number }): Promise<number> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('user_id', '=', input.userId)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', input.nowMs)]))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

@@ -19,6 +19,7 @@ import * as routeCosts from './migrations/0041-route-costs.ts';
 import * as catalogSyncs from './migrations/0042-catalog-syncs.ts';
 import * as accountEmail from './migrations/0050-account-email.ts';
 import * as accountAlerts from './migrations/0051-account-alerts.ts';
+import * as auditEvents from './migrations/0060-audit-events.ts';
 
 /** Forward-only migrations, in order. Written with Kysely's schema builder so one file serves SQLite and PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0042-catalog-syncs': catalogSyncs,
   '0050-account-email': accountEmail,
   '0051-account-alerts': accountAlerts,
+  '0060-audit-events': auditEvents,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

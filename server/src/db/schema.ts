@@ -435,6 +435,25 @@ export type CatalogSyncsTable = {
   applied_change_ids: string | null;
 };
 
+/** One audit record (migration 0060): never updated or deleted. Before and after are JSON texts, never prompt text. */
+export type AuditEventsTable = {
+  id: string;
+  occurred_at: number;
+  /** `operator`: an operator's change; `security`: an event of an account's own security, shown to its owner. */
+  category: 'operator' | 'security';
+  action: string;
+  actor_user_id: string | null;
+  /** The actor's e-mail at the time, or `cli` for the command line. */
+  actor_label: string;
+  target_kind: string;
+  target_id: string | null;
+  /** The account the record concerns, if any: its owner sees its security events. */
+  account_id: string | null;
+  before_json: string | null;
+  after_json: string | null;
+  client_address: string | null;
+};
+
 export type DatabaseSchema = {
   crypto_deposits: CryptoDepositsTable;
   crypto_deposit_transfers: CryptoDepositTransfersTable;
@@ -468,6 +487,7 @@ export type DatabaseSchema = {
   account_tokens: AccountTokensTable;
   mail_outbox: MailOutboxTable;
   subscription_renewal_reminders: SubscriptionRenewalRemindersTable;
+  audit_events: AuditEventsTable;
 };
 
 export type UserRow = Selectable<UsersTable>;
@@ -488,3 +508,4 @@ export type TopUpOrderRow = Selectable<TopUpOrdersTable>;
 export type NewTopUpOrderRow = Insertable<TopUpOrdersTable>;
 export type CryptoDepositRow = Selectable<CryptoDepositsTable>;
 export type CryptoDepositTransferRow = Selectable<CryptoDepositTransfersTable>;
+export type AuditEventRow = Selectable<AuditEventsTable>;

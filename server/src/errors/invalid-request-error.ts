@@ -43,6 +43,8 @@ export const invalidRequestCodes = [
   'challenge_required',
   'challenge_failed',
   'disposable_email',
+  'limit_above_account',
+  'too_many_api_keys',
 ] as const;
 export type InvalidRequestCode = (typeof invalidRequestCodes)[number];
 

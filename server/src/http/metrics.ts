@@ -1,4 +1,8 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { NotFoundError } from '../errors/not-found-error.ts';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export type HttpMetrics = {
@@ -6,6 +10,13 @@ export type HttpMetrics = {
   requests: Counter<'route' | 'method' | 'status'>;
   durationSeconds: Histogram<'route'>;
 };
+
+/**
+ * Who may read `/metrics`, which names routes and vendors that customers never see: a bearer of `token`, and only on
+ * the public port when `isOnPublicPort` (else on the separate metrics address alone). No token and no separate address:
+ * nobody.
+ */
+export type MetricsAccess = { token: string | undefined; isOnPublicPort: boolean };
 
 /** A registry of our own (no global default), with process metrics and per-route HTTP counters. */
 export function createHttpMetrics(): HttpMetrics {
@@ -29,15 +40,81 @@ export function createHttpMetrics(): HttpMetrics {
   };
 }
 
-/** Counts every response by route template (never the raw URL, which could carry ids). Serves `/metrics`. */
-export function registerMetrics(app: FastifyInstance, metrics: HttpMetrics): void {
+/**
+ * Counts every response by route template (never the raw URL, which could carry ids). Serves `/metrics` on the public
+ * port only to a bearer of the metrics token; otherwise that path is an ordinary 404.
+ */
+export function registerMetrics(app: FastifyInstance, metrics: HttpMetrics, access: MetricsAccess): void {
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.requests.inc({ route, method: request.method, status: String(reply.statusCode) });
     metrics.durationSeconds.observe({ route }, reply.elapsedTime / 1000);
   });
-  app.get('/metrics', async (_request, reply) => {
+  const { token } = access;
+  if (!access.isOnPublicPort || token === undefined) {
+    // Answered like any unknown API path, so it is not mistaken for a page of the web app either.
+    app.get('/metrics', async () => {
+      throw new NotFoundError('Unknown path: GET /metrics');
+    });
+    return;
+  }
+  app.get('/metrics', async (request, reply) => {
+    if (!isBearerOf(request.headers.authorization, token)) {
+      return reply
+        .status(401)
+        .header('www-authenticate', 'Bearer realm="metrics"')
+        .send({ error: 'A bearer token is required.' });
+    }
     reply.header('content-type', metrics.registry.contentType);
     return metrics.registry.metrics();
   });
+}
+
+/**
+ * `/metrics` on an address of its own (`METRICS_LISTEN`), for a scraper on a private network; the token, if set, is
+ * required there too.
+ */
+export async function startMetricsServer(input: {
+  metrics: HttpMetrics;
+  host: string;
+  port: number;
+  token: string | undefined;
+}): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((request, response) => void answerMetrics(input, request, response));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(input.port, input.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function answerMetrics(
+  input: { metrics: HttpMetrics; token: string | undefined },
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const path = (request.url ?? '').split('?')[0];
+  if (request.method !== 'GET' || path !== '/metrics') {
+    response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found\n');
+    return;
+  }
+  if (input.token !== undefined && !isBearerOf(request.headers.authorization, input.token)) {
+    response.writeHead(401, { 'www-authenticate': 'Bearer realm="metrics"' }).end();
+    return;
+  }
+  const body = await input.metrics.registry.metrics();
+  response.writeHead(200, { 'content-type': input.metrics.registry.contentType }).end(body);
+}
+
+/** Compares digests, so the time taken says nothing about how much of the token was right. */
+function isBearerOf(authorization: string | undefined, token: string): boolean {
+  const presented = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+  if (presented === undefined) return false;
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(presented), digest(token));
 }

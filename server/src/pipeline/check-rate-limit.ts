@@ -1,6 +1,7 @@
 import { RateLimitError } from '../errors/rate-limit-error.ts';
 import { formatResetTime, type RateLimiter } from '../limits/rate-limiter.ts';
 import type { TokenLimit } from '../limits/token-budget.ts';
+import { findKeyLimit } from '../limits/account-limits.ts';
 import type { AccountTerms } from '../accounts/account-terms.ts';
 import type { Caller } from './authenticate.ts';
 
@@ -8,20 +9,17 @@ import type { Caller } from './authenticate.ts';
 export type RateLimitHeaders = Record<string, string>;
 
 /**
- * Takes one request from the key's per-minute budget (the key's own limit, or the operator's default). Over it:
- * 429 with `Retry-After`, which SDKs honour.
+ * Takes one request from the account's budget (all its keys together), then from the key's: the key's own limit, never
+ * above the account's key ceiling (the operator's terms, or the standard). Over either: 429 with `Retry-After`, which
+ * SDKs honour.
  */
 export async function checkRateLimit(
-  deps: {
-    rateLimiter: RateLimiter;
-    defaultRequestsPerMinute: number;
-    accountTerms: Pick<AccountTerms, 'requestsPerMinute'>;
-  },
+  deps: { rateLimiter: RateLimiter; accountTerms: Pick<AccountTerms, 'limitsOf'> },
   caller: Caller,
 ): Promise<RateLimitHeaders> {
-  const accountLimitPerMinute = deps.accountTerms.requestsPerMinute(caller.userId);
-  if (accountLimitPerMinute !== undefined) await takeAccountBudget(deps.rateLimiter, caller, accountLimitPerMinute);
-  const limitPerMinute = caller.key.requestsPerMinute ?? accountLimitPerMinute ?? deps.defaultRequestsPerMinute;
+  const limits = deps.accountTerms.limitsOf(caller.userId);
+  await takeAccountBudget(deps.rateLimiter, caller, limits.accountRequestsPerMinute);
+  const limitPerMinute = findKeyLimit(caller.key.requestsPerMinute, limits.keyRequestsPerMinute);
   const decision = await deps.rateLimiter.take({ subject: `key:${caller.key.id}`, limitPerMinute, cost: 1 });
   const headers: RateLimitHeaders = {
     'x-ratelimit-limit-requests': String(limitPerMinute),
@@ -38,10 +36,7 @@ export async function checkRateLimit(
   );
 }
 
-/**
- * An account with a custom limit from the operator also has one budget for all its keys together, so more keys do
- * not mean more requests; its keys without a limit of their own get the account's instead of the default.
- */
+/** One budget for all of an account's keys together, so more keys do not mean more requests. */
 async function takeAccountBudget(rateLimiter: RateLimiter, caller: Caller, limitPerMinute: number): Promise<void> {
   const decision = await rateLimiter.take({ subject: `account:${caller.userId}`, limitPerMinute, cost: 1 });
   if (decision.isAllowed) return;
@@ -60,25 +55,22 @@ async function takeAccountBudget(rateLimiter: RateLimiter, caller: Caller, limit
 }
 
 /**
- * The tokens-per-minute budgets a call of this caller draws from: the operator's budget for the whole account, if
- * set, and the key's own limit (or, without one, the account's budget as the key's limit too). None: no token limit.
+ * The tokens-per-minute budgets a call of this caller draws from: the account's (all its keys together), if one
+ * applies, and the key's (its own limit, never above the account's key ceiling). None: no token limit.
  */
-export function findTokenLimits(
-  deps: { accountTerms: Pick<AccountTerms, 'tokensPerMinute'> },
-  caller: Caller,
-): TokenLimit[] {
-  const accountLimitPerMinute = deps.accountTerms.tokensPerMinute(caller.userId);
-  const keyLimitPerMinute = caller.key.tokensPerMinute ?? accountLimitPerMinute;
-  const limits: TokenLimit[] = [];
-  if (accountLimitPerMinute !== undefined) {
-    limits.push({
+export function findTokenLimits(deps: { accountTerms: Pick<AccountTerms, 'limitsOf'> }, caller: Caller): TokenLimit[] {
+  const limits = deps.accountTerms.limitsOf(caller.userId);
+  const keyLimitPerMinute = findKeyLimit(caller.key.tokensPerMinute, limits.keyTokensPerMinute);
+  const tokenLimits: TokenLimit[] = [];
+  if (limits.accountTokensPerMinute !== undefined) {
+    tokenLimits.push({
       subject: `tokens:account:${caller.userId}`,
-      limitPerMinute: accountLimitPerMinute,
+      limitPerMinute: limits.accountTokensPerMinute,
       scope: 'account',
     });
   }
   if (keyLimitPerMinute !== undefined) {
-    limits.push({ subject: `tokens:key:${caller.key.id}`, limitPerMinute: keyLimitPerMinute, scope: 'key' });
+    tokenLimits.push({ subject: `tokens:key:${caller.key.id}`, limitPerMinute: keyLimitPerMinute, scope: 'key' });
   }
-  return limits;
+  return tokenLimits;
 }

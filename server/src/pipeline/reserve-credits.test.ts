@@ -1,3 +1,4 @@
+import { findAccountLimits } from '../limits/account-limits.ts';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { CreditHold } from '../billing/credit-holds.ts';
@@ -64,7 +65,20 @@ const deps = (holds: ReturnType<typeof createHolds>, accountTokensPerMinute?: nu
   creditHolds: holds.creditHolds,
   rateLimiter: createMemoryRateLimiter({ nowMs: () => 1_000_000 }),
   spendCapHolds: createSpendCapHolds(),
-  accountTerms: { tokensPerMinute: () => accountTokensPerMinute },
+  accountTerms: {
+    limitsOf: () =>
+      findAccountLimits(
+        {
+          keyRequestsPerMinute: 600,
+          keyTokensPerMinute: undefined,
+          accountRequestsPerMinute: 1200,
+          accountTokensPerMinute: undefined,
+          accountConcurrentRequests: 50,
+          maxKeysPerAccount: 50,
+        },
+        { requestsPerMinute: undefined, tokensPerMinute: accountTokensPerMinute },
+      ),
+  },
 });
 
 const cost = (inputTokens: number, outputTokens: number) =>

@@ -31,7 +31,7 @@ export type ReserveCreditsDeps = {
   creditHolds: Pick<CreditHolds, 'reserve' | 'release' | 'availableMicros'>;
   rateLimiter: RateLimiter;
   spendCapHolds: SpendCapHolds;
-  accountTerms: Pick<AccountTerms, 'tokensPerMinute'>;
+  accountTerms: Pick<AccountTerms, 'limitsOf'>;
 };
 
 export type Reservation = {

@@ -165,7 +165,11 @@ for (const databaseKind of databaseKinds) {
       const otherAccount = await newUser({ balanceMicros: 1_000_000 });
       const free = await post(gateway.url, otherAccount.key, { messages: [{ role: 'user', content: 'x' }] });
       assert.equal(free.status, 200, 'another account is not limited by it');
-      assert.equal(free.headers.get('x-ratelimit-limit-tokens'), null, 'no token limit where none is set');
+      assert.equal(
+        free.headers.get('x-ratelimit-limit-tokens'),
+        '10000000',
+        'without terms, the standard account budget (ACCOUNT_TOKENS_PER_MINUTE) applies',
+      );
     });
 
     test('a key with a spend cap is refused with 403 once the cap is spent, and never spends past it', async () => {

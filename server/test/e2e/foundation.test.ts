@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { databaseKinds } from '../support/test-databases.ts';
-import { startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
+import { fetchMetrics, startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
 
 for (const databaseKind of databaseKinds) {
   describe(`foundation on ${databaseKind}`, () => {
@@ -64,7 +64,7 @@ for (const databaseKind of databaseKinds) {
     test('health, readiness, metrics and the OpenAPI document answer', async () => {
       assert.deepEqual(await (await fetch(`${gateway.url}/healthz`)).json(), { status: 'ok' });
       assert.deepEqual(await (await fetch(`${gateway.url}/readyz`)).json(), { status: 'ready' });
-      const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+      const metrics = await fetchMetrics(gateway.url);
       assert.match(metrics, /gateway_http_requests_total\{route="\/healthz",method="GET",status="200"\} \d+/);
       const openApi = (await (await fetch(`${gateway.url}/api/openapi.json`)).json()) as Record<string, unknown>;
       assert.equal(openApi.openapi, '3.1.0');

@@ -7,6 +7,7 @@ import { findRoute } from '../../src/db/routes.ts';
 import { createSecretBox } from '../../src/lib/secret-box.ts';
 import { callApi } from '../support/account-api-client.ts';
 import { startRoutingFixture, type RoutingFixture } from '../support/routing-fixture.ts';
+import { fetchMetrics } from '../support/start-test-gateway.ts';
 
 const ask = (content: string) => [{ role: 'user' as const, content }];
 const coolDownMs = 400;
@@ -146,7 +147,7 @@ describe('route health: circuit breaker, Retry-After, affinity, operator view', 
       session: fixture.operator,
     });
     const listed = await callApi(fixture.gateway.url, '/api/operator/routes', { session: fixture.operator });
-    const metrics = await fetch(`${fixture.gateway.url}/metrics`).then((response) => response.text());
+    const metrics = await fetchMetrics(fixture.gateway.url);
     for (const text of [created.text, updated.text, listed.text, metrics]) assert.ok(!text.includes(secret));
     const route = (
       listed.json as { data: { id: string; has_credential: boolean; health: { attempts: number } }[] }
@@ -196,7 +197,7 @@ describe('route health: circuit breaker, Retry-After, affinity, operator view', 
     for await (const chunk of stream) streamedId = chunk.id;
     const completion = await fixture.client.chat.completions.create({ model, messages: ask('Hello') });
     for (const id of [streamedId, completion.id]) assert.equal(await fixture.routeOf(id), serving.id);
-    const metrics = await fetch(`${fixture.gateway.url}/metrics`).then((response) => response.text());
+    const metrics = await fetchMetrics(fixture.gateway.url);
     const sample = (name: string, labels: string) =>
       Number(new RegExp(`^${name}\\{${labels}\\} (\\S+)$`, 'm').exec(metrics)?.[1] ?? Number.NaN);
     const route = `route="${serving.id}"`;

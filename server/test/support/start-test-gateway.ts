@@ -40,6 +40,16 @@ export type TestGateway = {
   close: () => Promise<void>;
 };
 
+/** The bearer token test gateways require for `/metrics` (unless a test's environment says otherwise). */
+export const testMetricsToken = 'test-metrics-token-0123456789';
+
+/** `/metrics` of a test gateway, as a scraper with the token reads it. */
+export async function fetchMetrics(url: string): Promise<string> {
+  const response = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${testMetricsToken}` } });
+  assert.equal(response.status, 200);
+  return response.text();
+}
+
 /** The OpenAI spec is large: parsed once per test process, when the first answer is checked. */
 let validator: OpenApiSchemaValidator | undefined;
 /** What every test gateway of this test file found wrong in its `/v1` answers. */
@@ -80,6 +90,7 @@ export async function startTestGateway(
     // proof of work, and get the welcome balance at once; the account tests turn each back on.
     SIGNUP_ABUSE_CHECKS: 'off',
     WELCOME_BALANCE_AT: 'sign-up',
+    METRICS_TOKEN: testMetricsToken,
     ...database.environment,
     DATA_DIR: dataDir,
     ...options.environment,

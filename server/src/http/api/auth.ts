@@ -7,13 +7,15 @@ import { signOut } from '../../accounts/sign-out.ts';
 import type { StartedSession } from '../../accounts/start-session.ts';
 import { revokeBrowserChatKeys, type BrowserChatKeyDeps } from '../../chats/browser-chat-key.ts';
 import { clearSessionCookie, writeSessionCookie } from '../session-cookie.ts';
+import { recordSecurityEvent, type RecordAuditDeps } from '../../audit/record-audit.ts';
 import type { ApiHandlers } from './endpoint-handler.ts';
 
 export type AuthHandlerDeps = RegisterAccountDeps &
   SignInDeps &
   ChangePasswordDeps &
   GetAccountDeps &
-  BrowserChatKeyDeps & { publicBaseUrl: string };
+  BrowserChatKeyDeps &
+  RecordAuditDeps & { publicBaseUrl: string };
 
 /** Register, sign in and out, the signed-in account, and password change. */
 export function createAuthHandlers(
@@ -29,11 +31,17 @@ export function createAuthHandlers(
   return {
     register: async ({ request, reply, body }) => {
       const { session, account } = await registerAccount(deps, { request: body, clientIp: request.ip });
+      await recordSecurityEvent(deps, {
+        accountId: account.id,
+        action: 'account_registered',
+        clientAddress: request.ip,
+      });
       startCookie(request, reply, session);
       return account;
     },
     login: async ({ request, reply, body }) => {
       const { session, account } = await signIn(deps, { credentials: body, clientIp: request.ip });
+      await recordSecurityEvent(deps, { accountId: account.id, action: 'signed_in', clientAddress: request.ip });
       startCookie(request, reply, session);
       return account;
     },
@@ -46,8 +54,13 @@ export function createAuthHandlers(
       clearSessionCookie(reply, { isSecure: isSecure(request) });
     },
     getMe: async ({ session }) => getAccount(deps, session),
-    changePassword: async ({ session, body }) => {
+    changePassword: async ({ request, session, body }) => {
       await changePassword(deps, { session, request: body });
+      await recordSecurityEvent(deps, {
+        accountId: session.userId,
+        action: 'password_changed',
+        clientAddress: request.ip,
+      });
     },
   };
 }

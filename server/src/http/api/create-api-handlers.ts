@@ -17,6 +17,7 @@ import { createPublicModelHandlers, type PublicModelsDeps } from './public-model
 import { createSubscriptionHandlers, type SubscriptionHandlerDeps } from './subscriptions.ts';
 import { createTopUpHandlers, type TopUpHandlerDeps } from './top-ups.ts';
 import { createUsageHandlers, type UsageHandlerDeps } from './usage.ts';
+import { createAuditHandlers } from './audit.ts';
 
 /** The union of what the endpoint groups need; each group's handlers see only their own part. */
 export type ApiHandlerDeps = AuthHandlerDeps &
@@ -60,5 +61,6 @@ export function createApiHandlers(deps: ApiHandlerDeps): ApiHandlers {
     ...createOperatorPaymentHandlers(deps),
     ...createOperatorModelHandlers(deps),
     ...createAccountEmailHandlers(deps),
+    ...createAuditHandlers(deps),
   };
 }

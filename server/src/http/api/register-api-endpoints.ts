@@ -9,6 +9,8 @@ import { createApiHandlers, type ApiHandlerDeps } from './create-api-handlers.ts
 import type { ApiHandlers, EndpointHandler } from './endpoint-handler.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { requireOperator } from './operator-guard.ts';
+import { auditOperatorAction } from './audit-operator-actions.ts';
+import type { RecordAuditDeps } from '../../audit/record-audit.ts';
 
 /** What the loop needs to establish the caller of an entry's `auth` level. */
 export type CallerDeps = AuthenticateDeps & { sessions: SessionGuard };
@@ -19,17 +21,25 @@ export type ApiEndpointDeps = Omit<ApiHandlerDeps, 'openApiDocument'> &
 /** Registers every endpoint of the account and operator API (`contract/api-endpoints.ts`), one route per entry. */
 export function registerApiEndpoints(app: FastifyInstance, deps: ApiEndpointDeps): void {
   const openApiDocument = buildOpenApiDocument({ version: deps.version, serverUrl: deps.publicBaseUrl });
-  registerHandledEndpoints(app, deps, createApiHandlers({ ...deps, openApiDocument }));
+  registerHandledEndpoints(app, deps, createApiHandlers({ ...deps, openApiDocument }), deps);
 }
 
 /**
  * Registers the entries of the table that `handlers` serves, one route each (all of them from `registerApiEndpoints`;
- * a group of them in that group's own tests).
+ * a group of them in that group's own tests). With `audit`, every operator change is recorded in the audit log.
  */
-export function registerHandledEndpoints(app: FastifyInstance, deps: CallerDeps, handlers: Partial<ApiHandlers>): void {
+export function registerHandledEndpoints(
+  app: FastifyInstance,
+  deps: CallerDeps,
+  handlers: Partial<ApiHandlers>,
+  audit?: RecordAuditDeps,
+): void {
   for (const operationId of Object.keys(apiEndpoints) as OperationId[]) {
     const handler = handlerOf(handlers, operationId);
-    if (handler !== undefined) registerEndpoint(app, deps, { endpoint: apiEndpoints[operationId], handler });
+    if (handler === undefined) continue;
+    const endpoint = apiEndpoints[operationId];
+    const audited = audit ? auditOperatorAction({ operationId, endpoint, handler, handlers, deps: audit }) : handler;
+    registerEndpoint(app, deps, { endpoint, handler: audited });
   }
 }
 

@@ -4,6 +4,7 @@ import type { ChatChunk, ChatCompletion } from '../../openai-api/chat-completion
 import { authenticate, type AuthenticateDeps, type Caller } from '../../pipeline/authenticate.ts';
 import type { ChatSink } from '../../pipeline/chat-sink.ts';
 import { checkRateLimit } from '../../pipeline/check-rate-limit.ts';
+import { takeCallSlot, type TakeCallSlotDeps } from '../../pipeline/take-call-slot.ts';
 import { runChatCompletion, type ChatCompletionDeps } from '../../pipeline/run-chat-completion.ts';
 import { readAuthHeaders } from '../read-auth-headers.ts';
 import { answerFailedCall } from './answer-failed-call.ts';
@@ -13,9 +14,9 @@ import type { SseResponse } from '../sse-response.ts';
 import { toErrorBody } from '../write-error.ts';
 
 export type ChatCompletionsRouteDeps = AuthenticateDeps &
-  ChatCompletionDeps & {
+  ChatCompletionDeps &
+  TakeCallSlotDeps & {
     rateLimiter: RateLimiter;
-    defaultRequestsPerMinute: number;
     keepAliveIntervalMs: number;
   };
 
@@ -24,6 +25,7 @@ export function registerChatCompletionRoutes(app: FastifyInstance, deps: ChatCom
   app.post('/v1/chat/completions', async (request, reply) => {
     const caller = await authenticate(deps, readAuthHeaders(request));
     reply.headers(await checkRateLimit(deps, caller));
+    await using _slot = await takeCallSlot(deps, { caller, requestId: request.id });
     const sink = createHttpChatSink({ request, reply, caller, keepAliveIntervalMs: deps.keepAliveIntervalMs });
     try {
       await runChatCompletion(deps, { caller, body: request.body, requestId: request.id, sink: sink.sink });

@@ -4,14 +4,15 @@ import type { AccountTerms } from '../../accounts/account-terms.ts';
 import { runImageGeneration, type ImageGenerationDeps } from '../../images/run-image-generation.ts';
 import { authenticate, type AuthenticateDeps } from '../../pipeline/authenticate.ts';
 import { checkRateLimit } from '../../pipeline/check-rate-limit.ts';
+import { takeCallSlot, type TakeCallSlotDeps } from '../../pipeline/take-call-slot.ts';
 import { gatewayRouteHeader } from '../gateway-route-header.ts';
 import { readAuthHeaders } from '../read-auth-headers.ts';
 
 export type ImagesRouteDeps = AuthenticateDeps &
-  ImageGenerationDeps & {
+  ImageGenerationDeps &
+  TakeCallSlotDeps & {
     rateLimiter: RateLimiter;
-    defaultRequestsPerMinute: number;
-    accountTerms: Pick<AccountTerms, 'priceModel' | 'requestsPerMinute'>;
+    accountTerms: Pick<AccountTerms, 'priceModel' | 'limitsOf'>;
   };
 
 /** `POST /v1/images/generations`: OpenAI's image API over every image vendor, billed per image. */
@@ -19,11 +20,12 @@ export function registerImageRoutes(app: FastifyInstance, deps: ImagesRouteDeps)
   app.post('/v1/images/generations', async (request, reply) => {
     const caller = await authenticate(deps, readAuthHeaders(request));
     reply.headers(await checkRateLimit(deps, caller));
+    await using _slot = await takeCallSlot(deps, { caller, requestId: request.id });
     const controller = new AbortController();
     reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the connection.'));
     });
-    return runImageGeneration(deps, {
+    return await runImageGeneration(deps, {
       caller,
       body: request.body,
       requestId: request.id,

@@ -11,6 +11,7 @@ import { parseWireRequest } from '../../openai-api/parse-request.ts';
 import { authenticate, type Caller } from '../../pipeline/authenticate.ts';
 import type { ChatSink } from '../../pipeline/chat-sink.ts';
 import { checkRateLimit } from '../../pipeline/check-rate-limit.ts';
+import { takeCallSlot } from '../../pipeline/take-call-slot.ts';
 import { measureChatRequest } from '../../pipeline/measure-chat-request.ts';
 import { runChatCompletion } from '../../pipeline/run-chat-completion.ts';
 import { readAuthHeaders } from '../read-auth-headers.ts';
@@ -39,6 +40,7 @@ export function registerMessagesRoutes(app: FastifyInstance, deps: ChatCompletio
     scope.post('/v1/messages', async (request, reply) => {
       const caller = await authenticate(deps, readAuthHeaders(request));
       reply.headers(await checkRateLimit(deps, caller));
+      await using _slot = await takeCallSlot(deps, { caller, requestId: request.id });
       const messagesRequest = parseWireRequest(messagesRequestSchema, request.body);
       const chatRequest = convertMessagesRequest(messagesRequest);
       const identity = { id: `msg_${request.id.replace(/^req_/, '')}`, model: messagesRequest.model };

@@ -16,8 +16,8 @@ export function registerV1Routes(app: FastifyInstance, deps: V1Deps): void {
     apiKeyCache: deps.apiKeyCache,
     clock: deps.clock,
     rateLimiter: deps.rateLimiter,
-    defaultRequestsPerMinute: deps.defaultRequestsPerMinute,
     accountTerms: deps.accountTerms,
+    concurrencyLimiter: deps.concurrencyLimiter,
   };
   const charge = {
     db: deps.db,

@@ -3,6 +3,7 @@ import { NotFoundError } from '../../errors/not-found-error.ts';
 import type { RateLimiter } from '../../limits/rate-limiter.ts';
 import { authenticate, type AuthenticateDeps, type Caller } from '../../pipeline/authenticate.ts';
 import { checkRateLimit } from '../../pipeline/check-rate-limit.ts';
+import { takeCallSlot, type TakeCallSlotDeps } from '../../pipeline/take-call-slot.ts';
 import type { ResponseObject } from '../../responses/response-object.ts';
 import type { ResponseSink } from '../../responses/response-sink.ts';
 import { runResponse, type ResponseDeps } from '../../responses/run-response.ts';
@@ -13,9 +14,9 @@ import { answerFailedCall } from './answer-failed-call.ts';
 import type { SseResponse } from '../sse-response.ts';
 
 export type ResponsesRouteDeps = AuthenticateDeps &
-  ResponseDeps & {
+  ResponseDeps &
+  TakeCallSlotDeps & {
     rateLimiter: RateLimiter;
-    defaultRequestsPerMinute: number;
     keepAliveIntervalMs: number;
   };
 
@@ -27,6 +28,7 @@ export function registerResponsesRoutes(app: FastifyInstance, deps: ResponsesRou
   app.post('/v1/responses', async (request, reply) => {
     const caller = await authenticate(deps, readAuthHeaders(request));
     reply.headers(await checkRateLimit(deps, caller));
+    await using _slot = await takeCallSlot(deps, { caller, requestId: request.id });
     const http = createHttpResponseSink({ request, reply, caller, keepAliveIntervalMs: deps.keepAliveIntervalMs });
     try {
       await runResponse(deps, { caller, body: request.body, requestId: request.id, sink: http.sink });
