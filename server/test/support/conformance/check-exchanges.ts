@@ -43,7 +43,7 @@ export function checkExchanges(
     const isStream = exchange.contentType.startsWith('text/event-stream');
     // A HEAD answer has no body by definition; a JSON body cut short cannot be parsed.
     if (exchange.method === 'HEAD' || (exchange.isPartial === true && !isStream)) continue;
-    if (route === '/v1/messages') {
+    if (route === '/v1/messages' || route.startsWith('/v1/messages/')) {
       report.anthropicMessages += 1;
       report.problems.push(...problemsOfAnthropicExchange(exchange));
     } else if (exchange.status >= 400) {
@@ -140,6 +140,10 @@ function problemsOfAnthropicExchange(exchange: RecordedExchange): string[] {
   const where = `${exchange.method} ${exchange.path} → ${exchange.status}`;
   const typeOf = (text: string): unknown => (parseJsonObject(text) as { type?: unknown } | undefined)?.type;
   if (!exchange.contentType.startsWith('text/event-stream')) {
+    if (exchange.status < 400 && exchange.path.split('?')[0] === '/v1/messages/count_tokens') {
+      const count = (parseJsonObject(exchange.body) as { input_tokens?: unknown } | undefined)?.input_tokens;
+      return Number.isInteger(count) ? [] : [`${where}: not a token count: ${exchange.body.slice(0, 200)}`];
+    }
     const expected = exchange.status >= 400 ? 'error' : 'message';
     return typeOf(exchange.body) === expected
       ? []
