@@ -19,6 +19,11 @@ type Block<Type extends ContentBlockParam['type']> = Extract<ContentBlockParam, 
  *   to just after the results.
  */
 export function convertMessageParams(messages: readonly MessageParam[]): ChatMessage[] {
+  if (messages.every((message) => message.role === 'system')) {
+    throw new InvalidRequestError('messages has only system turns: send at least one user turn.', {
+      param: 'messages',
+    });
+  }
   checkToolResultsFollowToolUses(messages);
   const converted = messages.flatMap((message, index): ChatMessage[] => {
     switch (message.role) {

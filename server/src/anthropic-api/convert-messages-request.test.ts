@@ -270,10 +270,12 @@ describe('convertMessagesRequest', () => {
         convert({
           messages: [
             { role: 'system', content: [{ type: 'image', source: { type: 'url', url: 'https://a.example/x.png' } }] },
+            { role: 'user', content: 'Hi' },
           ],
         }),
       refusal('messages[0].content[0].type'),
     );
+    assert.throws(() => convert({ messages: [{ role: 'system', content: 'Only this.' }] }), refusal('messages'));
   });
 
   test('issue #18: output_format is honoured like output_config.format; both must agree', () => {
