@@ -74,8 +74,13 @@ export function registerMessagesRoutes(app: FastifyInstance, deps: ChatCompletio
       return { input_tokens: estimateInputTokens(chatRequest) };
     });
     // Anthropic's clients read Anthropic's error body on every path of its API, unknown ones and wrong methods too.
-    scope.all('/v1/messages/*', async (request) => {
-      throw new NotFoundError(`Unknown path: ${request.method} ${request.url.split('?')[0]}`);
+    // OPTIONS is left to the CORS preflight (`cors.ts`).
+    scope.route({
+      method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      url: '/v1/messages/*',
+      handler: async (request) => {
+        throw new NotFoundError(`Unknown path: ${request.method} ${request.url.split('?')[0]}`);
+      },
     });
     scope.route({
       method: ['GET', 'PUT', 'PATCH', 'DELETE'],

@@ -43,6 +43,8 @@ export function checkExchanges(
     const isStream = exchange.contentType.startsWith('text/event-stream');
     // A HEAD answer has no body by definition; a JSON body cut short cannot be parsed.
     if (exchange.method === 'HEAD' || (exchange.isPartial === true && !isStream)) continue;
+    // A CORS preflight's answer is headers only; a refused one is an error body, checked below.
+    if (exchange.method === 'OPTIONS' && exchange.status < 400) continue;
     if (route === '/v1/messages' || route.startsWith('/v1/messages/')) {
       report.anthropicMessages += 1;
       report.problems.push(...problemsOfAnthropicExchange(exchange));
