@@ -74,6 +74,9 @@ export function checkExchanges(
       report.problems.push(...problemsOfIdentity(exchange, [exchange.body]));
     } else if (route.startsWith('/v1/responses/')) {
       check(exchange, 'Response', exchange.body);
+    } else if (route === '/v1/embeddings') {
+      check(exchange, 'CreateEmbeddingResponse', decodeBase64Embeddings(exchange.body));
+      report.problems.push(...problemsOfIdentity(exchange, [exchange.body]));
     } else if (route === '/v1/images/generations') {
       check(exchange, 'ImagesResponse', exchange.body);
     } else {
@@ -221,4 +224,20 @@ function parseJsonObject(text: string): object | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * OpenAI answers `encoding_format: "base64"` (the SDKs' default) with each embedding as a base64 string of float32
+ * values, which its OpenAPI file does not describe: checked as the float list it encodes.
+ */
+function decodeBase64Embeddings(body: string): string {
+  const value = parseJsonObject(body) as { data?: Array<{ embedding?: unknown }> } | undefined;
+  if (!value || !Array.isArray(value.data)) return body;
+  const data = value.data.map((item) => {
+    if (typeof item.embedding !== 'string') return item;
+    // Copied out of Node's shared pool, whose offsets need not be float-aligned.
+    const bytes = new Uint8Array(Buffer.from(item.embedding, 'base64'));
+    return { ...item, embedding: Array.from(new Float32Array(bytes.buffer)) };
+  });
+  return JSON.stringify({ ...value, data });
 }
