@@ -54,6 +54,8 @@ export async function runChatCompletion(
     sink: ChatSink;
     /** See `CallProviderInput.isReasoningAdvisory`. */
     isReasoningAdvisory?: boolean;
+    /** The usage record's endpoint: legacy `/v1/completions` runs through here too. */
+    endpoint?: Extract<UsageRecordRow['endpoint'], 'chat.completions' | 'completions'>;
   },
 ): Promise<void> {
   const startedAtMs = deps.clock.nowMs();
@@ -67,7 +69,7 @@ export async function runChatCompletion(
     caller,
     requestId,
     modelId: model.id,
-    endpoint: 'chat.completions',
+    endpoint: input.endpoint ?? 'chat.completions',
     startedAtMs,
     reservation,
   });

@@ -74,6 +74,15 @@ export function checkExchanges(
       report.problems.push(...problemsOfIdentity(exchange, [exchange.body]));
     } else if (route.startsWith('/v1/responses/')) {
       check(exchange, 'Response', exchange.body);
+    } else if (route === '/v1/completions' && isStream) {
+      const chunks = sseEvents(exchange)
+        .map((event) => event.data)
+        .filter((data) => data !== '[DONE]');
+      for (const chunk of chunks) check(exchange, 'CreateCompletionResponse', withStreamFinishReasons(chunk));
+      report.problems.push(...problemsOfIdentity(exchange, chunks));
+    } else if (route === '/v1/completions') {
+      check(exchange, 'CreateCompletionResponse', exchange.body);
+      report.problems.push(...problemsOfIdentity(exchange, [exchange.body]));
     } else if (route === '/v1/embeddings') {
       check(exchange, 'CreateEmbeddingResponse', decodeBase64Embeddings(exchange.body));
       report.problems.push(...problemsOfIdentity(exchange, [exchange.body]));
@@ -240,4 +249,17 @@ function decodeBase64Embeddings(body: string): string {
     return { ...item, embedding: Array.from(new Float32Array(bytes.buffer)) };
   });
   return JSON.stringify({ ...value, data });
+}
+
+/**
+ * A legacy completion stream's chunks carry `finish_reason: null` until a choice ends, as OpenAI sends them (its
+ * streaming example), though the OpenAPI file types the field as the final value only: checked as if it had ended.
+ */
+function withStreamFinishReasons(chunk: string): string {
+  const value = parseJsonObject(chunk) as { choices?: Array<{ finish_reason?: unknown }> } | undefined;
+  if (!value || !Array.isArray(value.choices)) return chunk;
+  const choices = value.choices.map((choice) =>
+    choice.finish_reason === null ? { ...choice, finish_reason: 'stop' } : choice,
+  );
+  return JSON.stringify({ ...value, choices });
 }
