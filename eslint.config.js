@@ -104,6 +104,10 @@ const folderAllowLists = {
     ],
     why: 'images/ reuses the pipeline stages; it never imports http or the simulators',
   },
+  embeddings: {
+    allowed: [...leaves, 'accounts', 'billing', 'catalog', 'pipeline', 'providers', 'routing'],
+    why: 'embeddings/ reuses the pipeline stages and reaches vendors through providers/, never http or the simulators',
+  },
   responses: {
     allowed: [...leaves, 'accounts', 'billing', 'catalog', 'config', 'db', 'limits', 'pipeline', 'providers', 'search'],
     why: 'responses/ never imports http, and reaches vendors through their adapters, never their simulators',
@@ -117,6 +121,7 @@ const folderAllowLists = {
       'billing',
       'catalog',
       'chats',
+      'embeddings',
       'images',
       'limits',
       'operator',

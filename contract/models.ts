@@ -8,7 +8,7 @@ export const publicModelSchema = z.object({
   id: z.string(),
   display_name: z.string(),
   family: z.string(),
-  kind: z.enum(['text', 'image']),
+  kind: z.enum(['text', 'image', 'embedding']),
   context_length: z.number().int(),
   max_output_tokens: z.number().int(),
   input_usd_per_million: z.number(),

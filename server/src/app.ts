@@ -6,6 +6,7 @@ import { createRequestIdGenerator } from './http/middleware/request-id.ts';
 import { registerApiEndpoints, type ApiEndpointDeps } from './http/api/register-api-endpoints.ts';
 import { registerSessionMiddleware } from './http/middleware/session.ts';
 import { registerV1Routes, type V1Deps } from './http/v1/register-v1-routes.ts';
+import { registerV1Cors } from './http/v1/cors.ts';
 import { registerPaymentWebhookRoutes, type PaymentWebhookRouteDeps } from './http/webhooks/payment-notifications.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { registerUtf8JsonBodyParser } from './http/utf8-json-body-parser.ts';
@@ -27,6 +28,7 @@ export type AppDeps = HealthDeps &
     trustProxy: boolean | number | string;
     version: string;
     webDistDir: string;
+    corsOrigins: '*' | readonly string[];
   };
 
 /** Mounts every router on one Fastify instance; no logic lives here. */
@@ -64,6 +66,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     redis: deps.redis,
     isShuttingDown: deps.isShuttingDown,
   });
+  registerV1Cors(app, { origins: deps.corsOrigins });
   registerV1Routes(app, deps);
   registerApiEndpoints(app, { ...deps, sessions });
   registerPaymentWebhookRoutes(app, deps);

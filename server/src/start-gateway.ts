@@ -370,6 +370,7 @@ function composeAppDeps(
     version: packageVersion,
     webDistDir: config.webDistDir,
     keepAliveIntervalMs: config.keepAliveIntervalMs,
+    corsOrigins: config.corsOrigins,
     imageTimeoutMs: config.imageTimeoutMs,
     nativeSearchProviders: config.search.nativeProviders,
   };

@@ -4,10 +4,12 @@ import { isRejectedKey } from '../shared/read-bearer-key.ts';
 import { sendError, sendJson } from '../shared/send-response.ts';
 import { createSimError } from '../shared/sim-error.ts';
 import type { SimulatorExchange, VendorSimulator } from '../shared/simulator-exchange.ts';
+import { handleEmbedContents } from './handle-embed-contents.ts';
 import { handleGenerateContent } from './handle-generate-content.ts';
 import { renderGeminiError } from './render-gemini-error.ts';
 
 const geminiModelIds = ['gemini-3-pro-preview', 'gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite'] as const;
+const embedPattern = /^\/(v1beta|v1)\/models\/([^/:]+):(embedContent|batchEmbedContents)$/;
 const methodPattern = /^\/(v1beta|v1)\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
 
 /**
@@ -38,6 +40,11 @@ export function createGeminiSimulator(): VendorSimulator {
       }
       if (isRejectedKey(key)) return reject(400, 'API key not valid. Please pass a valid API key.', 'API_KEY_INVALID');
       if (await handleGoogleImageRequest(exchange)) return;
+      const embed = embedPattern.exec(exchange.path);
+      if (exchange.method === 'POST' && embed) {
+        const model = decodeURIComponent(embed[2] ?? '');
+        return handleEmbedContents(exchange, { model, isBatch: embed[3] === 'batchEmbedContents' });
+      }
       const match = methodPattern.exec(exchange.path);
       if (exchange.method === 'POST' && match) {
         return handleGenerateContent(exchange, {

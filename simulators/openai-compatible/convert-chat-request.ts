@@ -93,13 +93,15 @@ function userText(message: ChatMessage): string {
   return (message.content ?? []).map((part) => part.text ?? '').join('\n');
 }
 
+/** System and developer messages are instructions, not turns: a model answers the turn before them. */
 function findLastTurn(messages: readonly ChatMessage[]): LastTurn {
-  const role = messages.at(-1)?.role;
+  const role = messages.findLast((message) => message.role !== 'system' && message.role !== 'developer')?.role;
   if (role === 'tool' || role === 'function') return 'tool-result';
   return role === 'assistant' ? 'assistant' : 'user';
 }
 
 function turnKind(message: ChatMessage): TurnKind {
+  if (message.role === 'system' || message.role === 'developer') return 'other';
   if (message.role === 'assistant') return message.tool_calls?.length ? 'tool-call' : 'other';
   return message.role === 'tool' || message.role === 'function' ? 'other' : 'user';
 }

@@ -4,6 +4,7 @@ import { createSimError } from '../shared/sim-error.ts';
 import type { SimulatorExchange, VendorSimulator } from '../shared/simulator-exchange.ts';
 import type { DialectQuirks } from './dialect-quirks.ts';
 import { handleChatCompletions } from './handle-chat-completions.ts';
+import { handleEmbeddings } from './handle-embeddings.ts';
 import { renderDialectError } from './render-dialect-error.ts';
 
 /** An extra endpoint under the API root (OpenAI adds `/responses` and `/images/generations`). */
@@ -49,6 +50,7 @@ export function createDialectSimulator(
         return reject(401, `Incorrect API key provided: ${maskKey(key)}.`, 'invalid_api_key');
       }
       if (exchange.method === 'POST' && apiPath === '/chat/completions') return handleChatCompletions(exchange, quirks);
+      if (exchange.method === 'POST' && apiPath === '/embeddings') return handleEmbeddings(exchange, quirks);
       if (exchange.method === 'GET' && apiPath === '/models') return listModels(exchange, quirks);
       if (exchange.method === 'GET' && apiPath.startsWith('/models/')) {
         return sendJson(exchange, {

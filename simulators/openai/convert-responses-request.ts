@@ -125,16 +125,22 @@ function convertItemUnit(item: ResponsesInputItem): InputUnit {
   return { text, imageCount: parts.filter((part) => part.type === 'input_image').length, isMessage: true };
 }
 
+/** System and developer messages are instructions, not turns: a model answers the turn before them. */
 function findLastTurn(items: readonly ResponsesInputItem[]): LastTurn {
-  const last = items.at(-1);
+  const last = items.findLast((item) => !isInstruction(item));
   if (!last) return 'user';
   if (last.type === 'function_call_output') return 'tool-result';
   if (isMessage(last) && last.role !== 'assistant') return 'user';
   return 'assistant';
 }
 
+function isInstruction(item: ResponsesInputItem): boolean {
+  return isMessage(item) && (item.role === 'system' || item.role === 'developer');
+}
+
 function turnKind(item: ResponsesInputItem): TurnKind {
   if (item.type === 'function_call') return 'tool-call';
+  if (isInstruction(item)) return 'other';
   return isMessage(item) && item.role !== 'assistant' ? 'user' : 'other';
 }
 

@@ -2,6 +2,7 @@ import type { Conversation, ToolDefinition } from './conversation.ts';
 import { citeProvidedSources, planSearchToolArguments } from './cite-provided-sources.ts';
 import { countInputTokens } from './count-input-tokens.ts';
 import type { FaultSpec } from './fault-spec.ts';
+import { findSchemaInPrompt } from './find-schema-in-prompt.ts';
 import { generateFromSchema } from './generate-from-schema.ts';
 import { generateWordTokens, refusalTokens } from './generate-words.ts';
 import type { CachePolicy, PromptCache } from './prompt-cache.ts';
@@ -93,7 +94,12 @@ export function planAnswer(input: PlanAnswerInput): AnswerPlan {
     const fullTokens =
       conversation.outputFormat.kind === 'json'
         ? splitIntoFragments(
-            JSON.stringify(generateFromSchema(conversation.outputFormat.schema ?? genericAnswerSchema, random)),
+            JSON.stringify(
+              generateFromSchema(
+                conversation.outputFormat.schema ?? findSchemaInPrompt(conversation.units) ?? genericAnswerSchema,
+                random,
+              ),
+            ),
           )
         : citeProvidedSources(
             generateWordTokens(
@@ -151,20 +157,35 @@ class TokenBudget {
 }
 
 /**
- * The tools the model calls: on a user turn (always when tool choice forces a call), and after tool results while the
- * turn has had fewer rounds of calls than `[sim:tool-rounds=N]` asks for (1 by default: after a result, text).
+ * The tools the model calls: on a user turn, and after tool results while the turn has had fewer rounds of calls than
+ * `[sim:tool-rounds=N]` asks for (1 by default: after a result, text). A forcing tool choice (`required`, a named
+ * tool) is honoured on every round, as vendors do: after results too.
  */
 function chooseToolCalls(conversation: Conversation, faults: FaultSpec): ToolDefinition[] {
   const { tools, toolChoice, lastTurn } = conversation;
   if (tools.length === 0 || toolChoice.kind === 'none' || lastTurn === 'assistant') return [];
-  const isForced = lastTurn === 'user' && (toolChoice.kind === 'required' || toolChoice.kind === 'named');
+  const isForced = toolChoice.kind === 'required' || toolChoice.kind === 'named';
   const roundsDone = Math.max(conversation.toolRoundsInTurn, lastTurn === 'tool-result' ? 1 : 0);
   if (!isForced && roundsDone >= (faults.toolRounds ?? 1)) return [];
-  const first = toolChoice.kind === 'named' ? tools.find((tool) => tool.name === toolChoice.name) : tools[0];
+  const first = chooseTool(conversation, roundsDone);
   if (!first) return [];
   if (!faults.isParallel || !conversation.canCallToolsInParallel) return [first];
   const second = toolChoice.kind === 'named' ? first : (tools[1] ?? first);
   return [first, second];
+}
+
+/**
+ * Agent frameworks end a run with a structured-output tool (pydantic-ai's `final_result`, `final_answer`, …) and force
+ * a call: once the turn's tools were called, a forced round calls that tool, so the agent finishes as with a vendor.
+ */
+const outputToolName = /^final_(result|answer|output)/;
+
+function chooseTool(conversation: Conversation, roundsDone: number): ToolDefinition | undefined {
+  const { tools, toolChoice } = conversation;
+  if (toolChoice.kind === 'named') return tools.find((tool) => tool.name === toolChoice.name);
+  const outputTool = tools.find((tool) => outputToolName.test(tool.name));
+  if (outputTool && (roundsDone > 0 || tools.length === 1)) return outputTool;
+  return tools.find((tool) => !outputToolName.test(tool.name)) ?? tools[0];
 }
 
 function cutAtStopSequence(

@@ -23,5 +23,19 @@ export function mapErrorType(status: number): ErrorType {
 
 /** `{"type":"error","error":{"type","message"},"request_id"}`: the body of an error response or of an `error` event. */
 export function convertError(error: GatewayError, requestId: string): ErrorBody {
-  return { type: 'error', error: { type: mapErrorType(error.status), message: error.message }, request_id: requestId };
+  return {
+    type: 'error',
+    error: { type: mapErrorType(error.status), message: convertMessage(error) },
+    request_id: requestId,
+  };
+}
+
+/**
+ * Anthropic's own texts for a refused key: Anthropic's clients look for them (Claude Code stops retrying and asks for
+ * a new key on `invalid x-api-key`; with any other text it retries for minutes).
+ * @see https://docs.anthropic.com/en/api/errors
+ */
+function convertMessage(error: GatewayError): string {
+  if (error.status !== 401) return error.message;
+  return error.code === 'missing_api_key' ? 'x-api-key header is required' : 'invalid x-api-key';
 }

@@ -13,13 +13,60 @@ type Block<Type extends ContentBlockParam['type']> = Extract<ContentBlockParam, 
  * - an assistant turn's text blocks become its content, `tool_use` blocks its `tool_calls` (input as a JSON string,
  *   the id unchanged so the result still matches it), and `thinking` blocks its `reasoning_content`;
  * - images become `image_url` parts: a base64 source as a data URL, a url source as that URL;
- * - a block's `cache_control` (prompt-cache breakpoint) stays on the part made from it.
+ * - a block's `cache_control` (prompt-cache breakpoint) stays on the part made from it;
+ * - a `system` turn becomes a system message where it stands (each vendor adapter then gives it the target's system
+ *   or developer role), except between tool calls and their results, which OpenAI wants adjacent: there it moves
+ *   to just after the results.
  */
 export function convertMessageParams(messages: readonly MessageParam[]): ChatMessage[] {
+  if (messages.every((message) => message.role === 'system')) {
+    throw new InvalidRequestError('messages has only system turns: send at least one user turn.', {
+      param: 'messages',
+    });
+  }
   checkToolResultsFollowToolUses(messages);
-  return messages.flatMap((message, index) =>
-    message.role === 'user' ? convertUserTurn(message.content, index) : [convertAssistantTurn(message.content, index)],
-  );
+  const converted = messages.flatMap((message, index): ChatMessage[] => {
+    switch (message.role) {
+      case 'user':
+        return convertUserTurn(message.content, index);
+      case 'assistant':
+        return [convertAssistantTurn(message.content, index)];
+      case 'system':
+        return [convertSystemTurn(message.content, index)];
+    }
+  });
+  return keepToolResultsAfterToolCalls(converted);
+}
+
+function convertSystemTurn(content: MessageParam['content'], messageIndex: number): ChatMessage {
+  if (typeof content === 'string') return { role: 'system', content };
+  const parts = content.map((block, blockIndex) => {
+    if (block.type !== 'text')
+      throw refuseBlock(block.type, 'system', `messages[${messageIndex}].content[${blockIndex}]`);
+    return { type: 'text' as const, text: block.text, ...carryCacheControl(block) };
+  });
+  return { role: 'system', content: parts };
+}
+
+/** Moves system messages that sit between an assistant's tool calls and the tool results to after the results. */
+function keepToolResultsAfterToolCalls(messages: readonly ChatMessage[]): ChatMessage[] {
+  const ordered: ChatMessage[] = [];
+  let waiting: ChatMessage[] = [];
+  let isAfterToolCalls = false;
+  for (const message of messages) {
+    if (message.role === 'system' && isAfterToolCalls) {
+      waiting.push(message);
+      continue;
+    }
+    if (message.role !== 'tool') {
+      ordered.push(...waiting);
+      waiting = [];
+    }
+    ordered.push(message);
+    isAfterToolCalls =
+      message.role === 'tool' || (message.role === 'assistant' && (message.tool_calls?.length ?? 0) > 0);
+  }
+  return [...ordered, ...waiting];
 }
 
 /**
@@ -30,7 +77,7 @@ export function convertMessageParams(messages: readonly MessageParam[]): ChatMes
 function checkToolResultsFollowToolUses(messages: readonly MessageParam[]): void {
   messages.forEach((message, messageIndex) => {
     if (message.role !== 'user') return;
-    const previous = messages[messageIndex - 1];
+    const previous = messages.slice(0, messageIndex).findLast((turn) => turn.role !== 'system');
     const toolUseIds = blocksOf(previous?.role === 'assistant' ? previous : undefined).flatMap((block) =>
       block.type === 'tool_use' ? [block.id] : [],
     );

@@ -245,4 +245,65 @@ describe('convertMessagesRequest', () => {
       refusal('messages[0].role'),
     );
   });
+
+  test('issue #18: system turns inside messages become system messages where they stand', () => {
+    const chat = convert({
+      messages: [
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: 'Hello.' },
+        { role: 'system', content: [{ type: 'text', text: 'Answer in French.' }] },
+        { role: 'user', content: 'Weather?' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'w', input: {} }] },
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'Sunny' }] },
+      ],
+    });
+    assert.deepEqual(
+      chat.messages.map((message) => message.role),
+      ['user', 'assistant', 'system', 'user', 'assistant', 'tool', 'system'],
+      'a system turn between a tool call and its result moves after the result',
+    );
+    assert.deepEqual(chat.messages[2], { role: 'system', content: [{ type: 'text', text: 'Answer in French.' }] });
+    assert.deepEqual(chat.messages[6], { role: 'system', content: 'Be brief.' });
+    assert.throws(
+      () =>
+        convert({
+          messages: [
+            { role: 'system', content: [{ type: 'image', source: { type: 'url', url: 'https://a.example/x.png' } }] },
+            { role: 'user', content: 'Hi' },
+          ],
+        }),
+      refusal('messages[0].content[0].type'),
+    );
+    assert.throws(() => convert({ messages: [{ role: 'system', content: 'Only this.' }] }), refusal('messages'));
+  });
+
+  test('issue #18: output_format is honoured like output_config.format; both must agree', () => {
+    const schema = { type: 'object', properties: { a: { type: 'string' } } };
+    const chat = convert({ output_format: { type: 'json_schema', schema } });
+    assert.deepEqual(chat.response_format, {
+      type: 'json_schema',
+      json_schema: { name: 'output', schema, strict: true },
+    });
+    assert.throws(
+      () =>
+        convert({
+          output_format: { type: 'json_schema', schema },
+          output_config: { format: { type: 'json_schema', schema: { type: 'object' } } },
+        }),
+      refusal('output_format'),
+    );
+  });
+
+  test('issue #18: a server-side thread is refused, the gateway being stateless', () => {
+    assert.throws(
+      () => convert({ thread: { type: 'create' } }),
+      (error: unknown) => {
+        assert.ok(error instanceof InvalidRequestError);
+        assert.equal(error.param, 'thread');
+        assert.match(error.message, /stateless/);
+        return true;
+      },
+    );
+  });
 });

@@ -13,6 +13,12 @@ type ReasoningEffort = NonNullable<ChatRequest['reasoning_effort']>;
  * @see https://docs.anthropic.com/en/api/messages
  */
 export function convertMessagesRequest(request: MessagesRequest): ChatRequest {
+  if (request.thread !== undefined && request.thread !== null) {
+    throw new InvalidRequestError(
+      'thread is not supported: this gateway is stateless and keeps no conversation. Send the whole conversation in messages on every turn.',
+      { param: 'thread', code: 'unsupported_parameter' },
+    );
+  }
   if (request.top_k !== undefined) {
     throw new InvalidRequestError(
       'top_k is not supported: most vendors behind this gateway have no equivalent. Use top_p or temperature.',
@@ -40,7 +46,7 @@ export function convertMessagesRequest(request: MessagesRequest): ChatRequest {
   if (typeof userId === 'string' && userId !== '') chat.user = userId;
   // Top-level `cache_control`: Anthropic's automatic breakpoint on the last cacheable block.
   Object.assign(chat, carryCacheControl(request));
-  const format = request.output_config?.format;
+  const format = readOutputFormat(request);
   if (format) {
     chat.response_format = {
       type: 'json_schema',
@@ -48,6 +54,18 @@ export function convertMessagesRequest(request: MessagesRequest): ChatRequest {
     };
   }
   return chat;
+}
+
+/** `output_config.format`, or the beta's top-level `output_format`; both at once must agree. */
+function readOutputFormat(request: MessagesRequest): NonNullable<MessagesRequest['output_format']> | undefined {
+  const configured = request.output_config?.format ?? undefined;
+  const beta = request.output_format ?? undefined;
+  if (configured && beta && JSON.stringify(configured) !== JSON.stringify(beta)) {
+    throw new InvalidRequestError('output_format and output_config.format disagree; send one of them.', {
+      param: 'output_format',
+    });
+  }
+  return configured ?? beta;
 }
 
 function convertSystem(system: MessagesRequest['system']): ChatRequest['messages'] {

@@ -89,9 +89,13 @@ const contentBlockSchema = z.discriminatedUnion('type', [
   unsupportedBlockSchema,
 ]);
 
+/**
+ * `system` turns inside `messages` come from Claude Code (beta `mid-conversation-system-2026-04-07`): instructions
+ * added mid-conversation, carried to the target model as system messages where they stand.
+ */
 const messageSchema = z
   .object({
-    role: z.enum(['user', 'assistant']),
+    role: z.enum(['user', 'assistant', 'system']),
     content: stringOrArray(contentBlockSchema),
   })
   .loose();
@@ -122,14 +126,14 @@ const thinkingSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('adaptive') }).loose(),
 ]);
 
+const outputFormatSchema = z
+  .object({ type: z.literal('json_schema'), schema: z.record(z.string(), z.unknown()) })
+  .loose();
+
 const outputConfigSchema = z
   .object({
     effort: z.enum(['low', 'medium', 'high', 'xhigh', 'max']).nullable().optional(),
-    format: z
-      .object({ type: z.literal('json_schema'), schema: z.record(z.string(), z.unknown()) })
-      .loose()
-      .nullable()
-      .optional(),
+    format: outputFormatSchema.nullable().optional(),
   })
   .loose();
 
@@ -148,10 +152,22 @@ export const messagesRequestSchema = z
     tool_choice: toolChoiceSchema.optional(),
     thinking: thinkingSchema.optional(),
     output_config: outputConfigSchema.optional(),
+    /** The structured-outputs beta's spelling of `output_config.format` (LiteLLM, `beta.messages.create`). */
+    output_format: outputFormatSchema.nullable().optional(),
+    /** Server-side conversation state (the SDK tool runner's `{"type":"create"}`): refused, the gateway keeps none. */
+    thread: z.unknown().optional(),
     metadata: z.object({ user_id: z.string().nullable().optional() }).loose().optional(),
     cache_control: cacheControlSchema.nullable().optional(),
   })
   .loose();
+
+/**
+ * `POST /v1/messages/count_tokens`: the fields of a Messages request that make up its input; no output limit.
+ * @see https://docs.anthropic.com/en/api/messages-count-tokens
+ */
+export const countTokensRequestSchema = messagesRequestSchema.extend({
+  max_tokens: z.number().int().min(1).optional(),
+});
 
 export type MessagesRequest = z.infer<typeof messagesRequestSchema>;
 export type MessageParam = z.infer<typeof messageSchema>;

@@ -8,7 +8,7 @@ export type CatalogModel = {
   id: string;
   displayName: string;
   family: string;
-  kind: 'text' | 'image';
+  kind: 'text' | 'image' | 'embedding';
   contextLength: number;
   maxOutputTokens: number;
   inputRateMicros: number;

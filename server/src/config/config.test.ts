@@ -67,3 +67,14 @@ test('a USD amount with more than 6 decimals or a percent with more than 2 is re
   assert.throws(() => parseConfig({ DEFAULT_DISCOUNT_PERCENT: '91' }), ConfigError);
   assert.throws(() => parseConfig({ WELCOME_BALANCE_USD: '1e3' }), ConfigError);
 });
+
+test('CORS_ORIGINS is any origin by default, or a list of origins; anything else is refused', () => {
+  assert.equal(parseConfig({}).corsOrigins, '*');
+  assert.deepEqual(parseConfig({ CORS_ORIGINS: 'https://App.example.com, http://localhost:3000' }).corsOrigins, [
+    'https://app.example.com',
+    'http://localhost:3000',
+  ]);
+  for (const value of ['app.example.com', 'https://app.example.com/path', ' , ']) {
+    assert.throws(() => parseConfig({ CORS_ORIGINS: value }), /CORS_ORIGINS/, value);
+  }
+});

@@ -78,6 +78,24 @@ const environmentSchema = z.object({
   ACCOUNT_CONCURRENT_REQUESTS: z.coerce.number().int().min(1).max(100_000).default(50),
   MAX_KEYS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(50),
   KEEPALIVE_INTERVAL_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  CORS_ORIGINS: z
+    .string()
+    .transform((text, context) => {
+      if (text.trim() === '*') return '*' as const;
+      const origins = text
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter((origin) => origin !== '');
+      const invalid = origins.find((origin) => !/^https?:\/\/[^/\s]+$/i.test(origin));
+      if (invalid !== undefined || origins.length === 0) {
+        context.addIssue(
+          `must be * or a comma-separated list of origins like https://app.example.com (got ${invalid ?? 'nothing'})`,
+        );
+        return z.NEVER;
+      }
+      return origins.map((origin) => origin.toLowerCase());
+    })
+    .default('*'),
   MEMORY_MODE: z.enum(['throughput', 'lean']).default('throughput'),
   IMAGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(900_000).default(300_000),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
@@ -154,6 +172,8 @@ export type Config = {
   readonly standardLimits: StandardLimits;
   /** Silence after which a stream gets a `: keep-alive` comment. */
   readonly keepAliveIntervalMs: number;
+  /** Browser origins allowed to call `/v1` (CORS): `*` for any, else exact origins, lower-case. */
+  readonly corsOrigins: '*' | readonly string[];
   /**
    * `throughput` (V8's defaults) or `lean`: V8 collects garbage sooner and keeps a small young generation, for about
    * half the resident memory under many streams at the cost of CPU per request (docs/benchmarks.md).
@@ -266,6 +286,7 @@ export function parseConfig(environment: Readonly<Record<string, string | undefi
       maxKeysPerAccount: values.MAX_KEYS_PER_ACCOUNT,
     },
     keepAliveIntervalMs: values.KEEPALIVE_INTERVAL_MS,
+    corsOrigins: values.CORS_ORIGINS,
     memoryMode: values.MEMORY_MODE,
     imageTimeoutMs: values.IMAGE_TIMEOUT_MS,
     shutdownGraceMs: values.SHUTDOWN_GRACE_MS,

@@ -31,7 +31,10 @@ export type SeedModel = {
   readonly displayName: string;
   /** The vendor family shown on the models page. */
   readonly family: ModelFamily;
-  readonly kind: 'text' | 'image';
+    | 'Black Forest Labs'
+    | 'BAAI';
+  /** `embedding`: `/v1/embeddings` models, priced per input token; `contextLength` is the most tokens of one input. */
+  readonly kind: 'text' | 'image' | 'embedding';
   readonly contextLength: number;
   readonly maxOutputTokens: number;
   /** The vendor whose own API serves the model (its live route when a credential is set, else its simulator). */
@@ -58,6 +61,68 @@ export type SeedModel = {
 };
 
 const text = { kind: 'text', supportsTools: true } as const;
+const embedding = { kind: 'embedding', supportsTools: false, supportsVision: false, maxOutputTokens: 0 } as const;
+
+/**
+ * Embedding models (`/v1/embeddings`), one or two per family, at the vendors' published list prices per 1M input
+ * tokens (they have no output).
+ * @see https://platform.openai.com/docs/pricing#embeddings
+ * @see https://ai.google.dev/gemini-api/docs/pricing#gemini-embedding
+ * @see https://mistral.ai/pricing#api-pricing
+ * @see https://www.together.ai/pricing#embeddings
+ */
+const embeddingModels: readonly SeedModel[] = [
+  {
+    ...embedding,
+    id: 'text-embedding-3-small',
+    displayName: 'text-embedding-3-small',
+    family: 'OpenAI',
+    contextLength: 8191,
+    provider: 'openai',
+    upstreamModel: 'text-embedding-3-small',
+    listPriceUsd: { inputPerMillion: 0.02 },
+  },
+  {
+    ...embedding,
+    id: 'text-embedding-3-large',
+    displayName: 'text-embedding-3-large',
+    family: 'OpenAI',
+    contextLength: 8191,
+    provider: 'openai',
+    upstreamModel: 'text-embedding-3-large',
+    listPriceUsd: { inputPerMillion: 0.13 },
+  },
+  {
+    ...embedding,
+    id: 'gemini-embedding-001',
+    displayName: 'Gemini Embedding',
+    family: 'Google',
+    contextLength: 2048,
+    provider: 'gemini',
+    upstreamModel: 'gemini-embedding-001',
+    listPriceUsd: { inputPerMillion: 0.15 },
+  },
+  {
+    ...embedding,
+    id: 'mistral-embed',
+    displayName: 'Mistral Embed',
+    family: 'Mistral',
+    contextLength: 8192,
+    provider: 'mistral',
+    upstreamModel: 'mistral-embed',
+    listPriceUsd: { inputPerMillion: 0.1 },
+  },
+  {
+    ...embedding,
+    id: 'bge-large-en-v1.5',
+    displayName: 'BGE Large EN v1.5',
+    family: 'BAAI',
+    contextLength: 512,
+    provider: 'together',
+    upstreamModel: 'BAAI/bge-large-en-v1.5',
+    listPriceUsd: { inputPerMillion: 0.02 },
+  },
+];
 
 export const seedCatalog: readonly SeedModel[] = [
   {
@@ -548,4 +613,5 @@ export const seedCatalog: readonly SeedModel[] = [
     supportsVision: false,
     listPriceFrom: { providerId: 'groq', modelRef: 'moonshotai/kimi-k2-instruct' },
   },
+  ...embeddingModels,
 ];

@@ -48,7 +48,7 @@ export type ModelsTable = {
   id: string;
   display_name: string;
   family: string;
-  kind: 'text' | 'image';
+  kind: 'text' | 'image' | 'embedding';
   context_length: number;
   max_output_tokens: number;
   /** Our rates: micro-USD per 1M tokens. */
@@ -151,7 +151,7 @@ export type UsageRecordsTable = {
   user_id: string;
   api_key_id: string | null;
   model_id: string;
-  endpoint: 'chat.completions' | 'responses' | 'messages' | 'images.generations';
+  endpoint: 'chat.completions' | 'responses' | 'messages' | 'images.generations' | 'embeddings' | 'completions';
   route_id: string | null;
   provider: string | null;
   /** `completed`, `interrupted` (client left or the stream broke: billed for what was delivered) or `failed`. */

@@ -10,7 +10,7 @@ export type ModelObject = {
   owned_by: string;
   name: string;
   vendor_family: string;
-  kind: 'text' | 'image';
+  kind: 'text' | 'image' | 'embedding';
   context_length: number;
   max_output_tokens: number;
   is_simulated: boolean;

@@ -3,6 +3,7 @@ import type { CatalogModel } from '../catalog/price-list.ts';
 import type { Route } from '../catalog/route-table.ts';
 import type { ChatChunk, ChatCompletion } from '../openai-api/chat-completion.ts';
 import type { ChatRequest } from '../openai-api/chat-request.ts';
+import { InvalidRequestError } from '../errors/invalid-request-error.ts';
 import {
   UpstreamFailureError,
   type ProviderAdapter,
@@ -53,6 +54,12 @@ export type CallProviderInput = {
    * Responses API on OpenAI routes); undefined: the route's chat adapter.
    */
   adapterFor?: (route: Route) => ProviderAdapter | undefined;
+  /**
+   * The reasoning effort is the client API's setting rather than a choice the caller made in OpenAI's terms
+   * (`/v1/messages` maps `output_config.effort` and thinking to it): when a route's model refuses reasoning, the
+   * same route is asked again without it instead of failing with an error naming a field the client never sent.
+   */
+  isReasoningAdvisory?: boolean;
 };
 
 const maxErrorBodyBytes = 64 * 1024;
@@ -75,7 +82,8 @@ export async function callProvider(deps: CallProviderDeps, input: CallProviderIn
       signal: input.signal,
       task: 'answer',
     },
-    (candidate, { attempt, remainingMs }) => callRoute(deps, { route: candidate, input, attempt, remainingMs }),
+    (candidate, { attempt, remainingMs }) =>
+      callRouteWithAdvisoryReasoning(deps, { route: candidate, input, attempt, remainingMs }),
   );
   return { ...answer, route, attemptCount };
 }
@@ -83,6 +91,31 @@ export async function callProvider(deps: CallProviderDeps, input: CallProviderIn
 type RouteAnswer =
   | { kind: 'completion'; completion: ChatCompletion }
   | { kind: 'stream'; firstChunk: ChatChunk | undefined; chunks: AsyncIterator<ChatChunk> };
+
+type RouteCall = { route: Route; input: CallProviderInput; attempt: TrackedAttempt; remainingMs: number };
+
+async function callRouteWithAdvisoryReasoning(deps: CallProviderDeps, call: RouteCall): Promise<RouteAnswer> {
+  try {
+    return await callRoute(deps, call);
+  } catch (error) {
+    const { request } = call.input;
+    const hasReasoning = request.reasoning_effort !== undefined && request.reasoning_effort !== null;
+    if (call.input.isReasoningAdvisory !== true || !hasReasoning || !isReasoningRefusal(error)) throw error;
+    const withoutReasoning: ChatRequest = { ...request };
+    delete withoutReasoning.reasoning_effort;
+    return callRoute(deps, { ...call, input: { ...call.input, request: withoutReasoning } });
+  }
+}
+
+/** The adapter (before the call) or the vendor (after it) refused the reasoning setting for this model. */
+function isReasoningRefusal(error: unknown): boolean {
+  if (error instanceof InvalidRequestError) return error.param === 'reasoning_effort';
+  return (
+    error instanceof UpstreamFailureError &&
+    error.failure.kind === 'request' &&
+    error.failure.param === 'reasoning_effort'
+  );
+}
 
 async function callRoute(
   deps: CallProviderDeps,

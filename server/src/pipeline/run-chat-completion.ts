@@ -47,7 +47,16 @@ type CallContext = {
  */
 export async function runChatCompletion(
   deps: ChatCompletionDeps,
-  input: { caller: Caller; body: unknown; requestId: string; sink: ChatSink },
+  input: {
+    caller: Caller;
+    body: unknown;
+    requestId: string;
+    sink: ChatSink;
+    /** See `CallProviderInput.isReasoningAdvisory`. */
+    isReasoningAdvisory?: boolean;
+    /** The usage record's endpoint: legacy `/v1/completions` runs through here too. */
+    endpoint?: Extract<UsageRecordRow['endpoint'], 'chat.completions' | 'completions'>;
+  },
 ): Promise<void> {
   const startedAtMs = deps.clock.nowMs();
   const request = parseWireRequest(chatRequestSchema, input.body);
@@ -60,13 +69,14 @@ export async function runChatCompletion(
     caller,
     requestId,
     modelId: model.id,
-    endpoint: 'chat.completions',
+    endpoint: input.endpoint ?? 'chat.completions',
     startedAtMs,
     reservation,
   });
   input.sink.setHeaders(reservation.rateLimitHeaders);
   const context: CallContext = { caller, requestId, model, size, reservation, startedAtMs, charge };
-  const call = await callRoutes(deps, { context, request, routes, sink: input.sink });
+  const isReasoningAdvisory = input.isReasoningAdvisory === true;
+  const call = await callRoutes(deps, { context, request, routes, sink: input.sink, isReasoningAdvisory });
   if (call.kind === 'completion') {
     await finishCompletion(deps, context, call.completion, call.route, input.sink);
     return;
@@ -81,7 +91,13 @@ export async function runChatCompletion(
  */
 async function callRoutes(
   deps: ChatCompletionDeps,
-  input: { context: CallContext; request: ChatRequest; routes: readonly Route[]; sink: ChatSink },
+  input: {
+    context: CallContext;
+    request: ChatRequest;
+    routes: readonly Route[];
+    sink: ChatSink;
+    isReasoningAdvisory: boolean;
+  },
 ): Promise<ProviderCall> {
   const { context, sink } = input;
   const isStreaming = input.request.stream === true;
@@ -97,6 +113,7 @@ async function callRoutes(
       requestId: context.requestId,
       createdUnixSeconds: toUnixSeconds(context.startedAtMs),
       userId: context.caller.userId,
+      isReasoningAdvisory: input.isReasoningAdvisory,
     });
   } catch (error) {
     if (sink.signal.aborted && !isClientGoneBeforeCall) {

@@ -9,6 +9,9 @@ export type ImageApi = 'openai' | 'gemini-image' | 'imagen' | 'bfl';
 export type RouteOptionName = 'api_version' | 'vertex_project' | 'vertex_location';
 export type RouteOptions = Readonly<Partial<Record<RouteOptionName, string>>>;
 
+/** The embedding APIs the gateway speaks (`/v1/embeddings`); a vendor lists the ones its routes serve. */
+export type EmbeddingApi = 'openai' | 'gemini';
+
 /** The route options a vendor takes, checked by its schema; other vendors' routes may not set them. */
 export type VendorRouteOptions = {
   /** An object schema over the vendor's own options; its issue messages are shown to the operator as they are. */
@@ -27,6 +30,8 @@ export type VendorDefinition<CredentialKey extends string | undefined = string |
   chatAdapter: ProviderAdapter | undefined;
   /** The image APIs a route to this vendor can serve (`images/find-image-client.ts`). */
   imageApis: readonly ImageApi[];
+  /** The embedding APIs a route to this vendor can serve (`embeddings/find-embedding-client.ts`); absent: none. */
+  embeddingApis?: readonly EmbeddingApi[];
   /** The public API root; undefined when every address is the operator's (local servers, Azure, Vertex). */
   publicBaseUrl: string | undefined;
   /** The environment variable whose key enables the vendor's implicit routes. */

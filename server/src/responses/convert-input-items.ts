@@ -1,10 +1,12 @@
 import { InvalidRequestError } from '../errors/invalid-request-error.ts';
 import type { ChatMessage } from '../openai-api/chat-request.ts';
+import { flatToolName } from './flatten-tool-groups.ts';
 import type { ResponsesContentPart, ResponsesInputItem, ResponsesRequest } from './responses-request.ts';
 
 /**
  * `instructions` and `input` → chat messages (pure). Instructions become the first system message; consecutive
- * `function_call` items join one assistant message, as chat requires; reasoning and `web_search_call` items a client
+ * `function_call` items join one assistant message, as chat requires (a namespaced or custom tool's call under the
+ * flat function name the vendor knows it by, `flatten-tool-groups.ts`); reasoning and `web_search_call` items a client
  * sends back are skipped, since reasoning is vendor-specific and no search result is kept. An input without any
  * message is a 400.
  */
@@ -36,6 +38,17 @@ function refuseUnansweredOutput(messages: readonly ChatMessage[], input: { callI
   );
 }
 
+function appendToolCall(messages: ChatMessage[], input: { callId: string; name: string; arguments: string }): void {
+  const call = {
+    id: input.callId,
+    type: 'function' as const,
+    function: { name: input.name, arguments: input.arguments },
+  };
+  const previous = messages.at(-1);
+  if (previous?.role === 'assistant') previous.tool_calls = [...(previous.tool_calls ?? []), call];
+  else messages.push({ role: 'assistant', content: null, tool_calls: [call] });
+}
+
 function emptyInput(): InvalidRequestError {
   return new InvalidRequestError('`input` is empty: send at least one message.', { param: 'input' });
 }
@@ -54,18 +67,23 @@ function appendItem(messages: ChatMessage[], item: ResponsesInputItem, param: st
       messages.push({ role: item.role, content: readPlainText(item.content, `${param}.content`) });
       return;
     }
-    case 'function_call': {
-      const call = {
-        id: item.call_id,
-        type: 'function' as const,
-        function: { name: item.name, arguments: item.arguments },
-      };
-      const previous = messages.at(-1);
-      if (previous?.role === 'assistant') previous.tool_calls = [...(previous.tool_calls ?? []), call];
-      else messages.push({ role: 'assistant', content: null, tool_calls: [call] });
+    case 'function_call':
+      appendToolCall(messages, {
+        callId: item.call_id,
+        name: flatToolName(item.namespace, item.name),
+        arguments: item.arguments,
+      });
       return;
-    }
+    case 'custom_tool_call':
+      // A custom tool is a function of one string argument for the vendor (`flatten-tool-groups.ts`).
+      appendToolCall(messages, {
+        callId: item.call_id,
+        name: flatToolName(item.namespace, item.name),
+        arguments: JSON.stringify({ input: item.input }),
+      });
+      return;
     case 'function_call_output':
+    case 'custom_tool_call_output':
       refuseUnansweredOutput(messages, { callId: item.call_id, param: `${param}.call_id` });
       messages.push({
         role: 'tool',

@@ -268,4 +268,91 @@ describe('convertResponsesRequest', () => {
     });
     assert.equal(answered.chatRequest.messages.length, 4);
   });
+
+  it('issue #18: flattens namespace groups and custom tools into functions, and maps their calls back', () => {
+    const parameters = { type: 'object', properties: { path: { type: 'string' } } };
+    const plan = parseResponsesRequest({
+      model: 'm',
+      input: [
+        { role: 'user', content: 'Go' },
+        { type: 'function_call', call_id: 'c1', namespace: 'mcp__files', name: 'read', arguments: '{"path":"a"}' },
+        { type: 'function_call_output', call_id: 'c1', output: 'text' },
+        { type: 'custom_tool_call', call_id: 'c2', name: 'apply_patch', input: '*** Begin Patch' },
+        { type: 'custom_tool_call_output', call_id: 'c2', output: 'Done' },
+      ],
+      tools: [
+        { type: 'function', name: 'shell', parameters },
+        {
+          type: 'namespace',
+          name: 'mcp__files',
+          description: 'File tools',
+          tools: [{ type: 'function', name: 'read', description: 'Read a file', parameters }],
+        },
+        {
+          type: 'custom',
+          name: 'apply_patch',
+          description: 'Edit files',
+          format: { type: 'grammar', syntax: 'lark', definition: 'start: "x"' },
+        },
+      ],
+    });
+    const tools = plan.chatRequest.tools ?? [];
+    assert.deepEqual(
+      tools.map((tool) => tool.function.name),
+      ['shell', 'mcp__files__read', 'apply_patch'],
+    );
+    assert.equal(tools[1]?.function.description, 'Read a file');
+    assert.match(JSON.stringify(tools[2]?.function.parameters), /lark grammar.*start: \\"x\\"/);
+    assert.deepEqual(plan.toolOrigins.get('mcp__files__read'), {
+      name: 'read',
+      namespace: 'mcp__files',
+      kind: 'function',
+    });
+    assert.deepEqual(plan.toolOrigins.get('apply_patch'), {
+      name: 'apply_patch',
+      namespace: undefined,
+      kind: 'custom',
+    });
+    assert.equal(plan.toolOrigins.has('shell'), false);
+    const calls = plan.chatRequest.messages.flatMap((message) =>
+      message.role === 'assistant' ? (message.tool_calls ?? []) : [],
+    );
+    assert.deepEqual(
+      calls.map((call) => [call.function.name, call.function.arguments]),
+      [
+        ['mcp__files__read', '{"path":"a"}'],
+        ['apply_patch', '{"input":"*** Begin Patch"}'],
+      ],
+    );
+    assert.equal(plan.settings.tools.length, 3, 'the Response echoes the tools as sent');
+  });
+
+  it('issue #18: a namespace inside a namespace, an unknown tool inside one and a name clash are 400s naming them', () => {
+    const fn = { type: 'function', name: 'f', parameters: { type: 'object' } };
+    rejects(
+      {
+        model: 'm',
+        input: 'x',
+        tools: [{ type: 'namespace', name: 'a', tools: [{ type: 'namespace', name: 'b', tools: [fn] }] }],
+      },
+      'tools[0].tools[0].type',
+    );
+    rejects(
+      { model: 'm', input: 'x', tools: [{ type: 'namespace', name: 'a', tools: [{ type: 'web_search' }] }] },
+      'tools[0].tools[0].type',
+    );
+    rejects(
+      {
+        model: 'm',
+        input: 'x',
+        tools: [
+          { ...fn, name: 'a__f' },
+          { type: 'namespace', name: 'a', tools: [fn] },
+        ],
+      },
+      'tools[1].tools[0].name',
+    );
+    rejects({ model: 'm', input: 'x', tools: [{ type: 'computer_use_preview' }] }, 'tools[0].type');
+    rejects({ model: 'm', input: [{ type: 'local_shell_call', call_id: 'x' }] }, 'input[0].type');
+  });
 });

@@ -2,12 +2,8 @@ import { InvalidRequestError } from '../errors/invalid-request-error.ts';
 import type { ChatRequest, ChatTool } from '../openai-api/chat-request.ts';
 import type { ResponseSettings } from './response-object.ts';
 import { convertInputToMessages } from './convert-input-items.ts';
-import type {
-  ResponsesRequest,
-  ResponsesTool,
-  ResponsesToolChoice,
-  ResponsesWebSearchTool,
-} from './responses-request.ts';
+import { flattenToolGroups, type ToolOrigins } from './flatten-tool-groups.ts';
+import type { ResponsesRequest, ResponsesToolChoice, ResponsesWebSearchTool } from './responses-request.ts';
 import {
   contextSizes,
   defaultMaxSearches,
@@ -26,6 +22,8 @@ export type ResponsePlan = {
   isSearchForced: boolean;
   /** `reasoning.summary`: vendors that return reasoning only as a summary (OpenAI) are asked for one. */
   reasoningSummary: 'auto' | 'concise' | 'detailed' | undefined;
+  /** Namespaced and custom tools by their flat chat name: their calls are answered as the client defined them. */
+  toolOrigins: ToolOrigins;
   /** `max_output_tokens`: the output of every model round together stays under it. */
   maxOutputTokens: number | undefined;
   isStreaming: boolean;
@@ -41,7 +39,8 @@ export function convertResponsesRequest(request: ResponsesRequest): ResponsePlan
   rejectStatefulFields(request);
   checkInclude(request.include);
   const messages = convertInputToMessages(request);
-  const { functionTools, webSearchTool } = convertTools(request.tools ?? []);
+  const flattened = flattenToolGroups(request.tools ?? []);
+  const { functionTools, webSearchTool } = convertTools(flattened.tools);
   const toolChoice = request.tool_choice ?? 'auto';
   checkToolChoice(toolChoice, { functionTools, hasWebSearch: webSearchTool !== undefined });
   const webSearch = webSearchTool && toolChoice !== 'none' ? readWebSearchSettings(webSearchTool, request) : undefined;
@@ -63,6 +62,7 @@ export function convertResponsesRequest(request: ResponsesRequest): ResponsePlan
     webSearch,
     isSearchForced: webSearch !== undefined && isSearchForced(toolChoice, functionTools.length),
     reasoningSummary: request.reasoning?.summary ?? undefined,
+    toolOrigins: flattened.origins,
     maxOutputTokens: request.max_output_tokens ?? undefined,
     isStreaming: request.stream === true,
     settings: {
@@ -85,7 +85,7 @@ export function convertResponsesRequest(request: ResponsesRequest): ResponsePlan
   };
 }
 
-function convertTools(tools: readonly ResponsesTool[]): {
+function convertTools(tools: ReturnType<typeof flattenToolGroups>['tools']): {
   functionTools: ChatTool[];
   webSearchTool: ResponsesWebSearchTool | undefined;
 } {
@@ -118,7 +118,7 @@ function convertTools(tools: readonly ResponsesTool[]): {
 
 /** `required` with no function to call can only be met by searching. */
 function isSearchForced(choice: ResponsesToolChoice, functionToolCount: number): boolean {
-  if (typeof choice === 'object') return choice.type !== 'function';
+  if (typeof choice === 'object') return choice.type !== 'function' && choice.type !== 'custom';
   return choice === 'required' && functionToolCount === 0;
 }
 
@@ -225,9 +225,9 @@ function checkToolChoice(
   tools: { functionTools: readonly ChatTool[]; hasWebSearch: boolean },
 ): void {
   if (typeof choice === 'string') return;
-  if (choice.type === 'function') {
+  if (choice.type === 'function' || choice.type === 'custom') {
     if (!tools.functionTools.some((tool) => tool.function.name === choice.name)) {
-      throw new InvalidRequestError(`\`tool_choice\` names the function '${choice.name}', which is not in \`tools\`.`, {
+      throw new InvalidRequestError(`\`tool_choice\` names the tool '${choice.name}', which is not in \`tools\`.`, {
         param: 'tool_choice',
       });
     }
@@ -242,6 +242,8 @@ function checkToolChoice(
 
 function toChatToolChoice(choice: ResponsesToolChoice): ChatRequest['tool_choice'] {
   if (typeof choice === 'string') return choice;
-  if (choice.type === 'function') return { type: 'function', function: { name: choice.name } };
+  if (choice.type === 'function' || choice.type === 'custom') {
+    return { type: 'function', function: { name: choice.name } };
+  }
   return 'auto';
 }

@@ -3,11 +3,15 @@ import { parseWireRequest } from '../openai-api/parse-request.ts';
 import { convertResponsesRequest, type ResponsePlan } from './convert-responses-request.ts';
 import { responsesRequestSchema, webSearchToolTypes } from './responses-request.ts';
 
-const supportedToolTypes: readonly string[] = ['function', ...webSearchToolTypes];
+const supportedToolTypes: readonly string[] = ['function', 'custom', 'namespace', ...webSearchToolTypes];
+/** Inside a `namespace` group: what `NamespaceToolParam` allows. */
+const namespaceToolTypes: readonly string[] = ['function', 'custom'];
 const supportedItemTypes: readonly string[] = [
   'message',
   'function_call',
   'function_call_output',
+  'custom_tool_call',
+  'custom_tool_call_output',
   'reasoning',
   'web_search_call',
   'item_reference',
@@ -21,6 +25,7 @@ export function parseResponsesRequest(body: unknown): ResponsePlan {
   if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
     const fields = body as { tools?: unknown; input?: unknown };
     findUnsupportedType(fields.tools, { param: 'tools', supported: supportedToolTypes, noun: 'Tools' });
+    findUnsupportedNamespaceTools(fields.tools);
     findUnsupportedType(fields.input, { param: 'input', supported: supportedItemTypes, noun: 'Input items' });
     refuseUnionMismatch(responsesRequestSchema.safeParse(body).error?.issues[0]);
   }
@@ -54,6 +59,29 @@ function refuseUnionMismatch(issue: Issue | undefined): void {
     current.code === 'invalid_union' && current.errors?.length ? 'must be a string or a list' : current.message;
   throw new InvalidRequestError(`Invalid value for '${param}': ${detail}.`, { param, code: 'invalid_value' });
 }
+/** A namespace holds function and custom tools only; another namespace inside one is refused by name. */
+function findUnsupportedNamespaceTools(tools: unknown): void {
+  if (!Array.isArray(tools)) return;
+  tools.forEach((tool: unknown, index) => {
+    if (typeof tool !== 'object' || tool === null || !('type' in tool) || tool.type !== 'namespace') return;
+    const inner: unknown = 'tools' in tool ? tool.tools : undefined;
+    if (!Array.isArray(inner)) return;
+    inner.forEach((entry: unknown, innerIndex) => {
+      if (typeof entry === 'object' && entry !== null && 'type' in entry && entry.type === 'namespace') {
+        throw new InvalidRequestError('A namespace cannot contain another namespace: nest tools one level deep.', {
+          param: `tools[${index}].tools[${innerIndex}].type`,
+          code: 'unsupported_value',
+        });
+      }
+    });
+    findUnsupportedType(inner, {
+      param: `tools[${index}].tools`,
+      supported: namespaceToolTypes,
+      noun: 'Tools inside a namespace',
+    });
+  });
+}
+
 function findUnsupportedType(
   list: unknown,
   input: { param: string; supported: readonly string[]; noun: string },

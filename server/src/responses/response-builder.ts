@@ -1,6 +1,9 @@
 import type { SearchInputSource } from '../search/search-results-to-input.ts';
 import { CitationTracker } from './citation-tracker.ts';
+import { parseBodyText } from '../providers/shared/parse-error-body.ts';
+import type { ToolOrigins } from './flatten-tool-groups.ts';
 import type {
+  CustomToolCallItem,
   FunctionCallItem,
   MessageItem,
   OutputTextPart,
@@ -24,7 +27,8 @@ type OpenReasoning = {
   item: ReasoningItem & { content: Array<{ type: 'reasoning_text'; text: string }> };
   outputIndex: number;
 };
-type OpenCall = { item: FunctionCallItem; outputIndex: number };
+/** A custom tool's call holds the vendor's JSON arguments until the round ends, then gives the `input` they carry. */
+type OpenCall = { item: FunctionCallItem | CustomToolCallItem; outputIndex: number; argumentsJson: string };
 /** Answer text, or a vendor citation of it, not yet handed on (`holdsTextBeforeSearch`). */
 type HeldStep = { delta: string } | { citation: UrlCitationAnnotation };
 
@@ -62,13 +66,17 @@ export class ResponseBuilder {
   #reasoning: OpenReasoning | undefined;
   #isStarted = false;
   #held: HeldStep[] | undefined;
+  readonly #toolOrigins: ToolOrigins;
 
   constructor(input: {
     identity: ResponseIdentity;
     newId: NewItemId;
     emit?: (event: SequencedEvent) => void;
     holdsTextBeforeSearch?: boolean;
+    /** Namespaced and custom tools by their flat name: their calls are output as the client defined them. */
+    toolOrigins?: ToolOrigins;
   }) {
+    this.#toolOrigins = input.toolOrigins ?? new Map();
     this.#identity = input.identity;
     this.#newId = input.newId;
     this.#emit = input.emit;
@@ -175,18 +183,13 @@ export class ResponseBuilder {
     if (!call) {
       this.#closeMessage();
       this.#closeReasoning();
-      const item: FunctionCallItem = {
-        id: this.#newId('fc_'),
-        type: 'function_call',
-        call_id: piece.callId ?? this.#newId('call_'),
-        name: piece.name ?? '',
-        arguments: '',
-        status: 'in_progress',
-      };
-      call = { item, outputIndex: this.#add(item) };
+      const item = this.#newCallItem(piece.callId ?? this.#newId('call_'), piece.name ?? '');
+      call = { item, outputIndex: this.#add(item), argumentsJson: '' };
       this.#calls.set(index, call);
     }
     if (piece.arguments === '') return;
+    call.argumentsJson += piece.arguments;
+    if (call.item.type === 'custom_tool_call') return;
     call.item.arguments += piece.arguments;
     this.#send({
       type: 'response.function_call_arguments.delta',
@@ -196,6 +199,15 @@ export class ResponseBuilder {
     });
   }
 
+  /** A function call item, or a custom tool call for a custom tool; a namespaced tool's call names its namespace. */
+  #newCallItem(callId: string, flatName: string): FunctionCallItem | CustomToolCallItem {
+    const origin = this.#toolOrigins.get(flatName);
+    const namespace = origin?.namespace === undefined ? {} : { namespace: origin.namespace };
+    const common = { id: this.#newId('fc_'), call_id: callId, ...namespace, status: 'in_progress' as const };
+    if (origin?.kind === 'custom') return { ...common, type: 'custom_tool_call', name: origin.name, input: '' };
+    return { ...common, type: 'function_call', name: origin?.name ?? flatName, arguments: '' };
+  }
+
   /** Closes every item the round left open; `status` is `incomplete` when the round was cut short. */
   endRound(status: 'completed' | 'incomplete' = 'completed'): void {
     this.#releaseHeld();
@@ -203,14 +215,17 @@ export class ResponseBuilder {
     this.#closeMessage(status);
     for (const call of this.#calls.values()) {
       call.item.status = status;
-      const { id, name, arguments: argumentsJson } = call.item;
-      this.#send({
-        type: 'response.function_call_arguments.done',
-        item_id: id,
-        output_index: call.outputIndex,
-        name,
-        arguments: argumentsJson,
-      });
+      const at = { item_id: call.item.id, output_index: call.outputIndex };
+      if (call.item.type === 'custom_tool_call') {
+        call.item.input = readCustomInput(call.argumentsJson);
+        if (call.item.input !== '') {
+          this.#send({ type: 'response.custom_tool_call_input.delta', ...at, delta: call.item.input });
+        }
+        this.#send({ type: 'response.custom_tool_call_input.done', ...at, input: call.item.input });
+      } else {
+        const { name, arguments: argumentsJson } = call.item;
+        this.#send({ type: 'response.function_call_arguments.done', ...at, name, arguments: argumentsJson });
+      }
       this.#send({ type: 'response.output_item.done', output_index: call.outputIndex, item: { ...call.item } });
     }
     this.#calls.clear();
@@ -425,4 +440,16 @@ export class ResponseBuilder {
     this.#emit({ ...event, sequence_number: this.#sequenceNumber });
     this.#sequenceNumber += 1;
   }
+}
+
+/**
+ * A custom tool's input from the arguments of the function the vendor saw (`{"input": "…"}`, `flatten-tool-groups.ts`);
+ * arguments without that string are handed on as they came, which is what the model wrote.
+ */
+function readCustomInput(argumentsJson: string): string {
+  const value = parseBodyText(argumentsJson);
+  if (typeof value === 'object' && value !== null && 'input' in value && typeof value.input === 'string') {
+    return value.input;
+  }
+  return argumentsJson;
 }

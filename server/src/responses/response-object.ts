@@ -32,8 +32,21 @@ export type FunctionCallItem = {
   id: string;
   type: 'function_call';
   call_id: string;
+  /** Set for a function of a `namespace` tool group; `name` is then its name inside the group. */
+  namespace?: string;
   name: string;
   arguments: string;
+  status: ItemStatus;
+};
+
+/** A call of a custom (freeform) tool: `input` is the raw text the tool takes. */
+export type CustomToolCallItem = {
+  id: string;
+  type: 'custom_tool_call';
+  call_id: string;
+  namespace?: string;
+  name: string;
+  input: string;
   status: ItemStatus;
 };
 
@@ -51,7 +64,7 @@ export type ReasoningItem = {
   status?: ItemStatus;
 };
 
-export type OutputItem = MessageItem | FunctionCallItem | WebSearchCallItem | ReasoningItem;
+export type OutputItem = MessageItem | FunctionCallItem | CustomToolCallItem | WebSearchCallItem | ReasoningItem;
 
 export type ResponseUsage = {
   input_tokens: number;

@@ -32,6 +32,8 @@ export type ResponseStreamEvent =
   | ({ type: 'response.reasoning_text.done'; text: string } & ContentAt)
   | ({ type: 'response.function_call_arguments.delta'; delta: string } & ItemAt)
   | ({ type: 'response.function_call_arguments.done'; name: string; arguments: string } & ItemAt)
+  | ({ type: 'response.custom_tool_call_input.delta'; delta: string } & ItemAt)
+  | ({ type: 'response.custom_tool_call_input.done'; input: string } & ItemAt)
   | ({
       type:
         | 'response.web_search_call.in_progress'

@@ -41,6 +41,8 @@ const functionCallItemSchema = z
     type: z.literal('function_call'),
     call_id: z.string().min(1),
     name: z.string().min(1),
+    /** Set when the function belongs to a `namespace` tool group. */
+    namespace: z.string().min(1).nullable().optional(),
     arguments: z.string(),
     id: z.string().optional(),
     status: z.string().optional(),
@@ -54,6 +56,28 @@ const functionCallOutputItemSchema = z
     output: z.union([z.string(), z.array(contentPartSchema)]),
     id: z.string().nullable().optional(),
     status: z.string().nullable().optional(),
+  })
+  .loose();
+
+/** A call of a custom (freeform) tool, as the Response gave it: `input` is the model's raw text. */
+const customToolCallItemSchema = z
+  .object({
+    type: z.literal('custom_tool_call'),
+    call_id: z.string().min(1),
+    name: z.string().min(1),
+    namespace: z.string().min(1).nullable().optional(),
+    input: z.string(),
+    id: z.string().optional(),
+    status: z.string().optional(),
+  })
+  .loose();
+
+const customToolCallOutputItemSchema = z
+  .object({
+    type: z.literal('custom_tool_call_output'),
+    call_id: z.string().min(1),
+    output: z.union([z.string(), z.array(contentPartSchema)]),
+    id: z.string().nullable().optional(),
   })
   .loose();
 
@@ -72,6 +96,8 @@ const inputItemSchema = z.preprocess(
     messageItemSchema,
     functionCallItemSchema,
     functionCallOutputItemSchema,
+    customToolCallItemSchema,
+    customToolCallOutputItemSchema,
     reasoningItemSchema,
     webSearchCallItemSchema,
     itemReferenceSchema,
@@ -85,6 +111,38 @@ const functionToolSchema = z
     description: z.string().nullable().optional(),
     parameters: z.record(z.string(), z.unknown()).nullable().optional(),
     strict: z.boolean().nullable().optional(),
+  })
+  .loose();
+
+/**
+ * A custom (freeform) tool: the model answers with raw text, optionally following a grammar (Codex's `apply_patch`).
+ * @see https://platform.openai.com/docs/guides/function-calling#custom-tools
+ */
+const customToolSchema = z
+  .object({
+    type: z.literal('custom'),
+    name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1-64 characters of a-z, A-Z, 0-9, _ or -'),
+    description: z.string().nullable().optional(),
+    format: z
+      .union([
+        z.object({ type: z.literal('text') }).loose(),
+        z.object({ type: z.literal('grammar'), syntax: z.string(), definition: z.string() }).loose(),
+      ])
+      .nullable()
+      .optional(),
+  })
+  .loose();
+
+/**
+ * A group of function and custom tools under a shared name (Codex puts each MCP server's tools in one); calls of its
+ * tools carry the `namespace`. Vendors have no such groups: the gateway flattens them (`flatten-tool-groups.ts`).
+ */
+const namespaceToolSchema = z
+  .object({
+    type: z.literal('namespace'),
+    name: z.string().min(1),
+    description: z.string().nullable().optional(),
+    tools: z.array(z.discriminatedUnion('type', [functionToolSchema, customToolSchema])).min(1),
   })
   .loose();
 
@@ -108,11 +166,17 @@ const webSearchToolSchema = z
   })
   .loose();
 
-const toolSchema = z.discriminatedUnion('type', [functionToolSchema, webSearchToolSchema]);
+const toolSchema = z.discriminatedUnion('type', [
+  functionToolSchema,
+  customToolSchema,
+  namespaceToolSchema,
+  webSearchToolSchema,
+]);
 
 const toolChoiceSchema = z.union([
   z.enum(['none', 'auto', 'required']),
   z.object({ type: z.literal('function'), name: z.string().min(1) }).loose(),
+  z.object({ type: z.literal('custom'), name: z.string().min(1) }).loose(),
   z.object({ type: z.enum(webSearchToolTypes) }).loose(),
 ]);
 
@@ -179,5 +243,6 @@ export type ResponsesInputItem = z.infer<typeof inputItemSchema>;
 export type ResponsesContentPart = z.infer<typeof contentPartSchema>;
 export type ResponsesTool = z.infer<typeof toolSchema>;
 export type ResponsesFunctionTool = z.infer<typeof functionToolSchema>;
+export type ResponsesCustomTool = z.infer<typeof customToolSchema>;
 export type ResponsesWebSearchTool = z.infer<typeof webSearchToolSchema>;
 export type ResponsesToolChoice = z.infer<typeof toolChoiceSchema>;

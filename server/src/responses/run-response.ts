@@ -94,6 +94,7 @@ export async function runResponse(
     newId: (prefix) => deps.ids.newId(prefix),
     ...(events ? { emit: events.emit } : {}),
     holdsTextBeforeSearch: searchMode === 'tool' && isJsonFormat(plan.chatRequest.response_format?.type),
+    toolOrigins: plan.toolOrigins,
   });
   let incompleteReason: 'max_output_tokens' | 'content_filter' | undefined;
   try {

@@ -104,10 +104,16 @@ for (const databaseKind of databaseKinds) {
         ],
         ['{"model": "gpt-4o", "max_tokens": 10}', 400, 'invalid_request_error', /messages/],
         [
-          '{"model": "gpt-4o", "max_tokens": 10, "messages": [{"role": "system", "content": "x"}]}',
+          '{"model": "gpt-4o", "max_tokens": 10, "messages": [{"role": "tool", "content": "x"}]}',
           400,
           'invalid_request_error',
           /messages\[0\]\.role/,
+        ],
+        [
+          '{"model": "gpt-4o", "max_tokens": 10, "messages": [{"role": "system", "content": "x"}]}',
+          400,
+          'invalid_request_error',
+          /only system turns/,
         ],
         [
           '{"model": "gpt-4o", "max_tokens": 10, "temperature": 1.5, "messages": [{"role": "user", "content": "x"}]}',

@@ -9,6 +9,8 @@ export const openAiSpecPath = path.resolve(import.meta.dirname, '../../../confor
 export type OpenAiSchemaName =
   | 'CreateChatCompletionResponse'
   | 'CreateChatCompletionStreamResponse'
+  | 'CreateCompletionResponse'
+  | 'CreateEmbeddingResponse'
   | 'ErrorResponse'
   | 'ImagesResponse'
   | 'ListModelsResponse'

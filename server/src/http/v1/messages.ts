@@ -4,7 +4,9 @@ import { createMessageStreamConverter } from '../../anthropic-api/create-message
 import { convertError } from '../../anthropic-api/convert-error.ts';
 import { convertMessagesRequest } from '../../anthropic-api/convert-messages-request.ts';
 import type { Message, StreamEvent } from '../../anthropic-api/message-object.ts';
-import { messagesRequestSchema } from '../../anthropic-api/messages-request.ts';
+import { countTokensRequestSchema, messagesRequestSchema } from '../../anthropic-api/messages-request.ts';
+import { NotFoundError } from '../../errors/not-found-error.ts';
+import { resolveModel } from '../../pipeline/resolve-model.ts';
 import { estimateDeliveredUsage } from '../../billing/estimate-delivered-usage.ts';
 import type { ChatRequest } from '../../openai-api/chat-request.ts';
 import { parseWireRequest } from '../../openai-api/parse-request.ts';
@@ -53,12 +55,41 @@ export function registerMessagesRoutes(app: FastifyInstance, deps: ChatCompletio
         identity,
       });
       try {
-        await runChatCompletion(deps, { caller, body: chatRequest, requestId: request.id, sink: sink.sink });
+        await runChatCompletion(deps, {
+          caller,
+          body: chatRequest,
+          requestId: request.id,
+          sink: sink.sink,
+          isReasoningAdvisory: true,
+        });
       } catch (error) {
         const { signal, sendStreamError } = sink.sink;
         return answerFailedCall({ request, reply, error, signal, stream: sink.stream, endStream: sendStreamError });
       }
       return reply.sent ? reply : sink.message();
+    });
+    scope.post('/v1/messages/count_tokens', async (request) => {
+      const caller = await authenticate(deps, readAuthHeaders(request));
+      const countRequest = parseWireRequest(countTokensRequestSchema, request.body);
+      const chatRequest = convertMessagesRequest({ ...countRequest, max_tokens: countRequest.max_tokens ?? 1 });
+      resolveModel(deps, { caller, modelId: chatRequest.model, kind: 'text' });
+      return { input_tokens: estimateInputTokens(chatRequest) };
+    });
+    // Anthropic's clients read Anthropic's error body on every path of its API, unknown ones and wrong methods too.
+    // OPTIONS is left to the CORS preflight (`cors.ts`).
+    scope.route({
+      method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      url: '/v1/messages/*',
+      handler: async (request) => {
+        throw new NotFoundError(`Unknown path: ${request.method} ${request.url.split('?')[0]}`);
+      },
+    });
+    scope.route({
+      method: ['GET', 'PUT', 'PATCH', 'DELETE'],
+      url: '/v1/messages',
+      handler: async (request) => {
+        throw new NotFoundError(`Unknown path: ${request.method} /v1/messages (send messages with POST).`);
+      },
     });
   });
 }

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { registerChatCompletionRoutes, type ChatCompletionsRouteDeps } from './chat-completions.ts';
 import { registerImageRoutes, type ImagesRouteDeps } from './images.ts';
+import { registerEmbeddingRoutes } from './embeddings.ts';
+import { registerCompletionRoutes } from './completions.ts';
 import { registerMessagesRoutes } from './messages.ts';
 import { registerModelRoutes, type ModelsRouteDeps } from './models.ts';
 import { registerResponsesRoutes, type ResponsesRouteDeps } from './responses.ts';
@@ -49,6 +51,8 @@ export function registerV1Routes(app: FastifyInstance, deps: V1Deps): void {
     imageTimeoutMs: deps.imageTimeoutMs,
   });
   registerMessagesRoutes(app, chat);
+  registerEmbeddingRoutes(app, chat);
+  registerCompletionRoutes(app, chat);
   registerResponsesRoutes(app, {
     ...chat,
     searchEngine: deps.searchEngine,

@@ -5,6 +5,7 @@ import { geminiAdapter } from './gemini-adapter.ts';
 export const geminiVendor: ChatVendorDefinition<'GEMINI_API_KEY'> = {
   chatAdapter: geminiAdapter,
   imageApis: ['gemini-image', 'imagen'],
+  embeddingApis: ['gemini'],
   publicBaseUrl: 'https://generativelanguage.googleapis.com',
   credentialKey: 'GEMINI_API_KEY',
   isLocal: false,

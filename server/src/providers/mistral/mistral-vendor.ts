@@ -6,6 +6,7 @@ export const mistralVendor: CompatibleVendorDefinition<'MISTRAL_API_KEY'> = {
   chatAdapter: createOpenAiDialectAdapter('mistral', mistralQuirks),
   quirks: mistralQuirks,
   imageApis: [],
+  embeddingApis: ['openai'],
   publicBaseUrl: 'https://api.mistral.ai/v1',
   credentialKey: 'MISTRAL_API_KEY',
   isLocal: false,

@@ -4,6 +4,7 @@ import { openAiAdapter } from './openai-adapter.ts';
 export const openAiVendor: ChatVendorDefinition<'OPENAI_API_KEY'> = {
   chatAdapter: openAiAdapter,
   imageApis: ['openai'],
+  embeddingApis: ['openai'],
   publicBaseUrl: 'https://api.openai.com/v1',
   credentialKey: 'OPENAI_API_KEY',
   isLocal: false,

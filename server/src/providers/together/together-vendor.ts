@@ -6,6 +6,7 @@ export const togetherVendor: CompatibleVendorDefinition<'TOGETHER_API_KEY'> = {
   chatAdapter: createOpenAiDialectAdapter('together', togetherQuirks),
   quirks: togetherQuirks,
   imageApis: ['openai'],
+  embeddingApis: ['openai'],
   publicBaseUrl: 'https://api.together.xyz/v1',
   credentialKey: 'TOGETHER_API_KEY',
   isLocal: false,

@@ -43,7 +43,9 @@ export function checkExchanges(
     const isStream = exchange.contentType.startsWith('text/event-stream');
     // A HEAD answer has no body by definition; a JSON body cut short cannot be parsed.
     if (exchange.method === 'HEAD' || (exchange.isPartial === true && !isStream)) continue;
-    if (route === '/v1/messages') {
+    // A CORS preflight's answer is headers only; a refused one is an error body, checked below.
+    if (exchange.method === 'OPTIONS' && exchange.status < 400) continue;
+    if (route === '/v1/messages' || route.startsWith('/v1/messages/')) {
       report.anthropicMessages += 1;
       report.problems.push(...problemsOfAnthropicExchange(exchange));
     } else if (exchange.status >= 400) {
@@ -72,6 +74,18 @@ export function checkExchanges(
       report.problems.push(...problemsOfIdentity(exchange, [exchange.body]));
     } else if (route.startsWith('/v1/responses/')) {
       check(exchange, 'Response', exchange.body);
+    } else if (route === '/v1/completions' && isStream) {
+      const chunks = sseEvents(exchange)
+        .map((event) => event.data)
+        .filter((data) => data !== '[DONE]');
+      for (const chunk of chunks) check(exchange, 'CreateCompletionResponse', withStreamFinishReasons(chunk));
+      report.problems.push(...problemsOfIdentity(exchange, chunks));
+    } else if (route === '/v1/completions') {
+      check(exchange, 'CreateCompletionResponse', exchange.body);
+      report.problems.push(...problemsOfIdentity(exchange, [exchange.body]));
+    } else if (route === '/v1/embeddings') {
+      check(exchange, 'CreateEmbeddingResponse', decodeBase64Embeddings(exchange.body));
+      report.problems.push(...problemsOfIdentity(exchange, [exchange.body]));
     } else if (route === '/v1/images/generations') {
       check(exchange, 'ImagesResponse', exchange.body);
     } else {
@@ -140,6 +154,10 @@ function problemsOfAnthropicExchange(exchange: RecordedExchange): string[] {
   const where = `${exchange.method} ${exchange.path} → ${exchange.status}`;
   const typeOf = (text: string): unknown => (parseJsonObject(text) as { type?: unknown } | undefined)?.type;
   if (!exchange.contentType.startsWith('text/event-stream')) {
+    if (exchange.status < 400 && exchange.path.split('?')[0] === '/v1/messages/count_tokens') {
+      const count = (parseJsonObject(exchange.body) as { input_tokens?: unknown } | undefined)?.input_tokens;
+      return Number.isInteger(count) ? [] : [`${where}: not a token count: ${exchange.body.slice(0, 200)}`];
+    }
     const expected = exchange.status >= 400 ? 'error' : 'message';
     return typeOf(exchange.body) === expected
       ? []
@@ -215,4 +233,33 @@ function parseJsonObject(text: string): object | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * OpenAI answers `encoding_format: "base64"` (the SDKs' default) with each embedding as a base64 string of float32
+ * values, which its OpenAPI file does not describe: checked as the float list it encodes.
+ */
+function decodeBase64Embeddings(body: string): string {
+  const value = parseJsonObject(body) as { data?: Array<{ embedding?: unknown }> } | undefined;
+  if (!value || !Array.isArray(value.data)) return body;
+  const data = value.data.map((item) => {
+    if (typeof item.embedding !== 'string') return item;
+    // Copied out of Node's shared pool, whose offsets need not be float-aligned.
+    const bytes = new Uint8Array(Buffer.from(item.embedding, 'base64'));
+    return { ...item, embedding: Array.from(new Float32Array(bytes.buffer)) };
+  });
+  return JSON.stringify({ ...value, data });
+}
+
+/**
+ * A legacy completion stream's chunks carry `finish_reason: null` until a choice ends, as OpenAI sends them (its
+ * streaming example), though the OpenAPI file types the field as the final value only: checked as if it had ended.
+ */
+function withStreamFinishReasons(chunk: string): string {
+  const value = parseJsonObject(chunk) as { choices?: Array<{ finish_reason?: unknown }> } | undefined;
+  if (!value || !Array.isArray(value.choices)) return chunk;
+  const choices = value.choices.map((choice) =>
+    choice.finish_reason === null ? { ...choice, finish_reason: 'stop' } : choice,
+  );
+  return JSON.stringify({ ...value, choices });
 }

@@ -7,13 +7,13 @@ const repositoryRoot = path.resolve(import.meta.dirname, '../../../..');
 const pythonFolder = path.join(repositoryRoot, 'conformance/python');
 
 /**
- * A virtual environment under `node_modules/.cache/` with the pinned OpenAI SDK for Python, made once per version of
- * `requirements.txt` (its hash names the folder). Test files running at the same time may each build one: each builds
+ * A virtual environment under `node_modules/.cache/` with the pinned OpenAI SDK for Python (or the requirements of
+ * another conformance folder), made once per version of `requirements.txt` (its hash names the folder). Test files running at the same time may each build one: each builds
  * in its own folder and renames it into place, and the first rename wins. Throws, with pip's output, when Python or
  * PyPI cannot be had.
  */
-export async function preparePythonEnvironment(): Promise<string> {
-  const requirements = path.join(pythonFolder, 'requirements.txt');
+export async function preparePythonEnvironment(folder: string = pythonFolder): Promise<string> {
+  const requirements = path.join(folder, 'requirements.txt');
   const hash = createHash('sha256').update(readFileSync(requirements)).digest('hex').slice(0, 12);
   const venv = path.join(repositoryRoot, `node_modules/.cache/conformance/python-${hash}`);
   const python = path.join(venv, 'bin/python');

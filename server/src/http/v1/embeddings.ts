@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import type { AccountTerms } from '../../accounts/account-terms.ts';
+import { runEmbeddings, type EmbeddingsDeps } from '../../embeddings/run-embeddings.ts';
+import type { RateLimiter } from '../../limits/rate-limiter.ts';
+import { authenticate, type AuthenticateDeps } from '../../pipeline/authenticate.ts';
+import { checkRateLimit } from '../../pipeline/check-rate-limit.ts';
+import { readAuthHeaders } from '../read-auth-headers.ts';
+
+export type EmbeddingsRouteDeps = AuthenticateDeps &
+  EmbeddingsDeps & {
+    rateLimiter: RateLimiter;
+    defaultRequestsPerMinute: number;
+    accountTerms: Pick<AccountTerms, 'priceModel' | 'requestsPerMinute' | 'tokensPerMinute'>;
+  };
+
+/** `POST /v1/embeddings`: OpenAI's embeddings API over every embedding model, billed per input token. */
+export function registerEmbeddingRoutes(app: FastifyInstance, deps: EmbeddingsRouteDeps): void {
+  app.post('/v1/embeddings', async (request, reply) => {
+    const caller = await authenticate(deps, readAuthHeaders(request));
+    reply.headers(await checkRateLimit(deps, caller));
+    const controller = new AbortController();
+    reply.raw.on('close', () => {
+      if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the connection.'));
+    });
+    return runEmbeddings(deps, { caller, body: request.body, requestId: request.id, signal: controller.signal });
+  });
+}
