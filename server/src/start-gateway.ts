@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import packageJson from '../../package.json' with { type: 'json' };
 import { loadApiKeyCache } from './accounts/api-key-cache.ts';
 import { argon2PasswordHasher } from './accounts/password-hash.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp, type AppDeps } from './app.ts';
 import { createMemoryCreditHolds, type CreditHolds } from './billing/credit-holds.ts';
 import { createRedisCreditHolds } from './billing/redis-credit-holds.ts';
@@ -317,6 +318,7 @@ function composeAppDeps(
     spendCapHolds: createSpendCapHolds(),
     defaultRequestsPerMinute: config.defaultRequestsPerMinute,
     clock: systemClock,
+    wait: (ms: number) => sleep(ms),
     ids: cryptoIds,
     isSandbox: config.isSandbox,
     publicBaseUrl: config.publicBaseUrl,

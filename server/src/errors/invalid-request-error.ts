@@ -34,6 +34,8 @@ export const invalidRequestCodes = [
   'payment_method_unavailable',
   'below_minimum',
   'exceeds_refundable',
+  'malformed_http_request',
+  'missing_content_type',
 ] as const;
 export type InvalidRequestCode = (typeof invalidRequestCodes)[number];
 

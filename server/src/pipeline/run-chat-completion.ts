@@ -47,7 +47,14 @@ type CallContext = {
  */
 export async function runChatCompletion(
   deps: ChatCompletionDeps,
-  input: { caller: Caller; body: unknown; requestId: string; sink: ChatSink },
+  input: {
+    caller: Caller;
+    body: unknown;
+    requestId: string;
+    sink: ChatSink;
+    /** The API the call came through, as usage and reports show it; `/v1/messages` runs here too. */
+    endpoint?: Extract<UsageRecordRow['endpoint'], 'chat.completions' | 'messages'>;
+  },
 ): Promise<void> {
   const startedAtMs = deps.clock.nowMs();
   const request = parseWireRequest(chatRequestSchema, input.body);
@@ -60,7 +67,7 @@ export async function runChatCompletion(
     caller,
     requestId,
     modelId: model.id,
-    endpoint: 'chat.completions',
+    endpoint: input.endpoint ?? 'chat.completions',
     startedAtMs,
     reservation,
   });

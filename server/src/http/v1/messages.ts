@@ -51,7 +51,13 @@ export function registerMessagesRoutes(app: FastifyInstance, deps: ChatCompletio
         identity,
       });
       try {
-        await runChatCompletion(deps, { caller, body: chatRequest, requestId: request.id, sink: sink.sink });
+        await runChatCompletion(deps, {
+          caller,
+          body: chatRequest,
+          requestId: request.id,
+          sink: sink.sink,
+          endpoint: 'messages',
+        });
       } catch (error) {
         const { signal, sendStreamError } = sink.sink;
         return answerFailedCall({ request, reply, error, signal, stream: sink.stream, endStream: sendStreamError });
