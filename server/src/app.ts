@@ -67,6 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     pingDatabase: deps.pingDatabase,
     redis: deps.redis,
     isShuttingDown: deps.isShuttingDown,
+    webSearchHealth: deps.webSearchHealth,
   });
   registerV1Routes(app, deps);
   registerApiEndpoints(app, { ...deps, sessions });

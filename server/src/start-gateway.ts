@@ -36,6 +36,7 @@ import { createRedisRateLimiter } from './limits/redis-rate-limiter.ts';
 import { createRouting } from './routing/create-routing.ts';
 import { createRouteDispatchers } from './routing/route-dispatchers.ts';
 import { startSandboxPayments } from './start-sandbox-payments.ts';
+import { watchSearchEngine } from './search/watch-search-engine.ts';
 import { startPayments, type RunningPayments } from './start-payments.ts';
 import { startWebSearch } from './search/start-web-search.ts';
 import type { RunningSimulator } from '../../simulators/start-simulator.ts';
@@ -243,7 +244,13 @@ async function connectUpstreams(
         'upstream attempt failed',
       ),
   };
-  return { routing, upstream, searchEngine: webSearch.engine };
+  const watchedSearch = watchSearchEngine(webSearch.engine, {
+    logger,
+    registry: input.metrics.registry,
+    clock: systemClock,
+    isConfigured: webSearch.engine.id !== 'none',
+  });
+  return { routing, upstream, searchEngine: watchedSearch.engine, webSearchHealth: watchedSearch.health };
 }
 
 /** Cache reloads when another node or the CLI changes something, and the subscription renewal pass. */
