@@ -60,13 +60,19 @@ export type UserStatusRequest = z.infer<typeof userStatusRequestSchema>;
  * positive whole number of micro-USD (1 USD = 1,000,000); the direction says which way. `idempotency_key` makes a
  * retry safe: the same key never posts twice. Without it each request is a new adjustment.
  */
+/**
+ * The largest amount one adjustment moves, and the largest balance it may leave: one billion USD. Far below 2^53
+ * micro-USD, so sums of balances and holds stay exact integers in JavaScript and in the database.
+ */
+export const maxAdjustmentMicros = 1_000_000_000_000_000;
+
 export const balanceAdjustmentRequestSchema = z.object({
   direction: z.enum(['credit', 'debit']),
   amount_micros: z
     .number({ error: 'must be a whole number of micro-USD (1 USD = 1000000)' })
     .int({ error: 'must be a whole number of micro-USD (1 USD = 1000000)' })
     .positive({ error: 'must be greater than zero; use `direction` to debit' })
-    .max(Number.MAX_SAFE_INTEGER),
+    .max(maxAdjustmentMicros, { error: 'must be at most 1000000000000000 (one billion USD)' }),
   reason: z.string().trim().min(1).max(500),
   idempotency_key: z
     .string()

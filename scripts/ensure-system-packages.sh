@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what the test suite needs when it is missing: PostgreSQL (server binaries), Redis and Chromium from
-# Debian's packages; Python with its venv module (python3-venv) for the Python conformance part; and a Go toolchain at
+# Installs what the test suite needs when it is missing: PostgreSQL (server binaries), Redis, Chromium and nginx (the
+# reverse-proxy test of deploy/) from Debian's packages; Python with its venv module (python3-venv) for the Python conformance part; and a Go toolchain at
 # least as new as conformance/go/go.mod asks for. Debian's own Go (golang-go) is older than that, so it only
 # bootstraps: it downloads the required toolchain from the Go module proxy (`golang.org/toolchain`, the module Go's
 # own toolchain switching uses, checked against the Go checksum database) into /usr/local/lib/go-toolchains and links
@@ -61,6 +61,7 @@ missing=()
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 has_python_venv || missing+=(python3 python3-venv)
 [ -n "$(find_go)" ] || missing+=(golang-go ca-certificates)
 if [ ${#missing[@]} -gt 0 ]; then apt_install "${missing[@]}"; fi

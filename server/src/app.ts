@@ -11,6 +11,7 @@ import { registerPaymentWebhookRoutes, type PaymentWebhookRouteDeps } from './ht
 import { registerWebApp } from './http/web-app.ts';
 import { registerUtf8JsonBodyParser } from './http/utf8-json-body-parser.ts';
 import { writeError } from './http/write-error.ts';
+import { answerClientError } from './http/answer-client-error.ts';
 import type { IdGenerator } from './lib/ids.ts';
 
 /** What the account and operator API needs; its routes also get the session guard that `buildApp` creates. */
@@ -42,6 +43,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: deps.trustProxy as boolean, // Fastify accepts the same forms; its overloads only narrow on boolean
     return503OnClosing: true,
     forceCloseConnections: false,
+    // Errors before a route runs (a bad URL, an over-long id, an unparseable request) in the API's error shape.
+    frameworkErrors: (error, request, reply) => writeError(request, reply, error),
+    clientErrorHandler: (error, socket) =>
+      answerClientError({ error, socket, requestId: deps.ids.newId('req_'), log: deps.logger as FastifyBaseLogger }),
   });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -65,6 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     pingDatabase: deps.pingDatabase,
     redis: deps.redis,
     isShuttingDown: deps.isShuttingDown,
+    webSearchHealth: deps.webSearchHealth,
   });
   registerV1Cors(app, { origins: deps.corsOrigins });
   registerV1Routes(app, deps);

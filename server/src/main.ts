@@ -1,6 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { ConfigError, readConfig, type Config } from './config/config.ts';
 import { createLogger } from './logger.ts';
+import { describeWebSearch } from './search/start-web-search.ts';
 import { startGateway } from './start-gateway.ts';
 import { StartupError } from './startup-error.ts';
 
@@ -26,9 +27,10 @@ export async function runGateway(config: Config): Promise<void> {
     process.stderr.write(`gateway: could not start: ${describeStartError(error, config.port)}\n`);
     process.exit(1);
   }
+  const webSearch = describeWebSearch({ ...config.search, isSandbox: config.isSandbox });
   logger.info(
-    { url: gateway.url, database: gateway.database.description, sandbox: config.isSandbox },
-    `gateway listening on ${gateway.url} (database: ${gateway.database.description}; sandbox mode: ${config.isSandbox ? 'on, models are served by simulators' : 'off'})`,
+    { url: gateway.url, database: gateway.database.description, sandbox: config.isSandbox, webSearch },
+    `gateway listening on ${gateway.url} (database: ${gateway.database.description}; sandbox mode: ${config.isSandbox ? 'on, models are served by simulators' : 'off'}; web search: ${webSearch})`,
   );
   let isStopping = false;
   const stop = (signal: string) => {

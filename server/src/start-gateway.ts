@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import packageJson from '../../package.json' with { type: 'json' };
 import { loadApiKeyCache } from './accounts/api-key-cache.ts';
 import { argon2PasswordHasher } from './accounts/password-hash.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp, type AppDeps } from './app.ts';
 import { createMemoryCreditHolds, type CreditHolds } from './billing/credit-holds.ts';
 import { createRedisCreditHolds } from './billing/redis-credit-holds.ts';
@@ -36,6 +37,7 @@ import { createRedisRateLimiter } from './limits/redis-rate-limiter.ts';
 import { createRouting } from './routing/create-routing.ts';
 import { createRouteDispatchers } from './routing/route-dispatchers.ts';
 import { startSandboxPayments } from './start-sandbox-payments.ts';
+import { watchSearchEngine } from './search/watch-search-engine.ts';
 import { startPayments, type RunningPayments } from './start-payments.ts';
 import { startWebSearch } from './search/start-web-search.ts';
 import type { RunningSimulator } from '../../simulators/start-simulator.ts';
@@ -279,7 +281,13 @@ async function connectUpstreams(
         'upstream attempt failed',
       ),
   };
-  return { routing, upstream, searchEngine: webSearch.engine };
+  const watchedSearch = watchSearchEngine(webSearch.engine, {
+    logger,
+    registry: input.metrics.registry,
+    clock: systemClock,
+    isConfigured: webSearch.engine.id !== 'none',
+  });
+  return { routing, upstream, searchEngine: watchedSearch.engine, webSearchHealth: watchedSearch.health };
 }
 
 /** Cache reloads when another node or the CLI changes something, and the subscription renewal pass. */
@@ -355,6 +363,7 @@ function composeAppDeps(
     passwords: argon2PasswordHasher,
     spendCapHolds: createSpendCapHolds(),
     clock: systemClock,
+    wait: (ms: number) => sleep(ms),
     ids: cryptoIds,
     isSandbox: config.isSandbox,
     publicBaseUrl: config.publicBaseUrl,

@@ -5,14 +5,14 @@ import { RateLimitError } from '../errors/rate-limit-error.ts';
 import { createMemoryRateLimiter } from '../limits/rate-limiter.ts';
 import { createRedisRateLimiter } from '../limits/redis-rate-limiter.ts';
 import { testRedisUrl } from '../../test/support/test-redis.ts';
-import { loginAttemptsPerMinutePerEmail, throttleAttempt } from './throttle-attempt.ts';
+import { loginAttemptsPerMinutePerAddressAndEmail, throttleAttempt } from './throttle-attempt.ts';
 
 describe('sign-in throttling', () => {
-  test('admits the per-e-mail budget, then refuses with a Retry-After, then admits again as time passes', async () => {
+  test('admits the per-address-and-e-mail budget, then refuses with a Retry-After, then admits again as time passes', async () => {
     let nowMs = 1_000_000;
     const deps = { rateLimiter: createMemoryRateLimiter({ nowMs: () => nowMs }) };
-    const subject = { kind: 'login-email', email: 'a@example.com' } as const;
-    for (let attempt = 0; attempt < loginAttemptsPerMinutePerEmail; attempt += 1) {
+    const subject = { kind: 'login-address-email', clientIp: '192.0.2.1', email: 'a@example.com' } as const;
+    for (let attempt = 0; attempt < loginAttemptsPerMinutePerAddressAndEmail; attempt += 1) {
       await throttleAttempt(deps, subject);
     }
     await assert.rejects(throttleAttempt(deps, subject), (error: unknown) => {
@@ -20,7 +20,8 @@ describe('sign-in throttling', () => {
       assert.equal(error.headers['retry-after'], '6');
       return true;
     });
-    await throttleAttempt(deps, { kind: 'login-email', email: 'b@example.com' });
+    await throttleAttempt(deps, { kind: 'login-address-email', clientIp: '192.0.2.1', email: 'b@example.com' });
+    await throttleAttempt(deps, { kind: 'login-address-email', clientIp: '192.0.2.2', email: 'a@example.com' });
     nowMs += 6_000;
     await throttleAttempt(deps, subject);
   });
@@ -32,11 +33,11 @@ describe('sign-in throttling', () => {
     });
     after(() => redis.quit());
 
-    test('two gateway nodes share one budget per e-mail, and the e-mail is not stored in clear', async () => {
+    test('two gateway nodes share one budget per address and e-mail, and the e-mail is not stored in clear', async () => {
       const keyPrefix = `test:${Date.now()}:${Math.random()}:`;
       const nodes = [0, 1].map(() => ({ rateLimiter: createRedisRateLimiter({ redis, keyPrefix }) }));
-      const subject = { kind: 'login-email', email: 'shared@example.com' } as const;
-      for (let attempt = 0; attempt < loginAttemptsPerMinutePerEmail; attempt += 1) {
+      const subject = { kind: 'login-address-email', clientIp: '192.0.2.1', email: 'shared@example.com' } as const;
+      for (let attempt = 0; attempt < loginAttemptsPerMinutePerAddressAndEmail; attempt += 1) {
         await throttleAttempt(nodes[attempt % 2]!, subject);
       }
       await assert.rejects(throttleAttempt(nodes[0]!, subject), RateLimitError);

@@ -1,5 +1,4 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
+import { createPrivateSqliteFile } from './create-private-file.ts';
 import { Kysely, PostgresDialect, type Dialect } from 'kysely';
 import type { DatabaseSchema } from './schema.ts';
 import { createSharedDriverDialects } from './shared-driver-dialect.ts';
@@ -71,7 +70,7 @@ export function openDatabase(
 
 function createDialect(config: DatabaseConfig, options: { isAutoCheckpointOff: boolean }): Dialect {
   if (config.kind === 'sqlite') {
-    mkdirSync(path.dirname(config.filePath), { recursive: true });
+    if (config.filePath !== ':memory:') createPrivateSqliteFile(config.filePath);
     return createNodeSqliteDialect(config.filePath, options).dialect;
   }
   // The PostgreSQL driver is loaded only when it is used: a SQLite gateway does without its memory.

@@ -10,6 +10,7 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
+import { privateFileMode } from './create-private-file.ts';
 import { z } from 'zod';
 import type { LedgerTransaction } from './ledger.ts';
 import type { UsageRecordRow } from './schema.ts';
@@ -54,7 +55,7 @@ export function openSettlementJournal(
   options: { maxSegmentBytes?: number } = {},
 ): SettlementJournal {
   const maxSegmentBytes = options.maxSegmentBytes ?? defaultMaxSegmentBytes;
-  mkdirSync(directory, { recursive: true });
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
   const existing = segmentFiles(directory);
   let nextNumber = existing.length === 0 ? 1 : Number(segmentPattern.exec(existing.at(-1) ?? '')?.[1]) + 1;
   let current: JournalSegment;
@@ -62,7 +63,7 @@ export function openSettlementJournal(
   const open = () => {
     current = { fileName: `settlements-${nextNumber}.ndjson`, appended: 0, applied: 0, bytes: 0 };
     nextNumber += 1;
-    fd = openSync(path.join(directory, current.fileName), 'a');
+    fd = openSync(path.join(directory, current.fileName), 'a', privateFileMode);
   };
   const removeIfDone = (segment: JournalSegment) => {
     if (segment !== current && segment.applied === segment.appended) {
@@ -114,7 +115,7 @@ export function claimJournalDirectory(directory: string): { release: () => void 
   const lockPath = path.join(directory, 'owner.pid');
   const owner = describeProcess(process.pid);
   try {
-    writeFileSync(lockPath, `${owner}\n`, { flag: 'wx' });
+    writeFileSync(lockPath, `${owner}\n`, { flag: 'wx', mode: privateFileMode });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     const recorded = readFileSync(lockPath, 'utf8').trim();

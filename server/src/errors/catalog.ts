@@ -11,6 +11,9 @@ import { RateLimitError } from './rate-limit-error.ts';
 import { ServiceUnavailableError } from './service-unavailable-error.ts';
 import { UpstreamError } from './upstream-error.ts';
 import { UpstreamTimeoutError } from './upstream-timeout-error.ts';
+import { HeadersTooLargeError } from './headers-too-large-error.ts';
+import { RequestTimeoutError } from './request-timeout-error.ts';
+import { UriTooLongError } from './uri-too-long-error.ts';
 
 export {
   AuthenticationError,
@@ -26,6 +29,9 @@ export {
   ServiceUnavailableError,
   UpstreamError,
   UpstreamTimeoutError,
+  HeadersTooLargeError,
+  RequestTimeoutError,
+  UriTooLongError,
 };
 export { GatewayError } from './gateway-error.ts';
 
@@ -39,6 +45,9 @@ export const errorClasses = [
   ModelNotFoundError,
   ConflictError,
   PayloadTooLargeError,
+  RequestTimeoutError,
+  UriTooLongError,
+  HeadersTooLargeError,
   RateLimitError,
   InternalError,
   UpstreamError,
@@ -57,6 +66,9 @@ export function listErrorSamples() {
     new ModelNotFoundError('sample'),
     new ConflictError('sample'),
     new PayloadTooLargeError('sample'),
+    new RequestTimeoutError('sample'),
+    new UriTooLongError('sample'),
+    new HeadersTooLargeError('sample'),
     new RateLimitError('sample', { retryAfterSeconds: 1, limitKind: 'requests' }),
     new InternalError('sample'),
     new UpstreamError('sample'),

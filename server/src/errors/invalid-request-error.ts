@@ -45,6 +45,8 @@ export const invalidRequestCodes = [
   'disposable_email',
   'limit_above_account',
   'too_many_api_keys',
+  'malformed_http_request',
+  'missing_content_type',
 ] as const;
 export type InvalidRequestCode = (typeof invalidRequestCodes)[number];
 

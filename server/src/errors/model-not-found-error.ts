@@ -1,3 +1,4 @@
+import { clipEcho } from '../lib/clip-echo.ts';
 import { GatewayError, type GatewayErrorOptions } from './gateway-error.ts';
 
 /** Every `code` a ModelNotFoundError may carry, the default first; docs/errors.md lists each (errors/catalog.test.ts). */
@@ -22,7 +23,7 @@ export class ModelNotFoundError extends GatewayError {
  */
 export function modelNotFoundFor(modelId: string, qualifier = ''): ModelNotFoundError {
   return new ModelNotFoundError(
-    `The model \`${modelId}\` does not exist${qualifier} or you do not have access to it.`,
+    `The model \`${clipEcho(modelId)}\` does not exist${qualifier} or you do not have access to it.`,
     { param: 'model' },
   );
 }

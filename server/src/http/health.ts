@@ -1,13 +1,20 @@
 import type { FastifyInstance } from 'fastify';
+
 export type HealthDeps = {
   /** One trivial query; throws when the database is unreachable. */
   pingDatabase: () => Promise<void>;
   /** The shared Redis when `REDIS_URL` is set: requests need it, so readiness does too. */
   redis: { ping: () => Promise<unknown> } | undefined;
   isShuttingDown: () => boolean;
+  /** Web search is optional: a failing or missing engine degrades `/readyz` (still 200) instead of failing it. */
+  webSearchHealth: { status: () => 'ok' | 'failing' | 'not_configured' };
 };
 
-/** `/healthz`: the process answers. `/readyz`: it should receive traffic (database and Redis reachable, not draining). */
+/**
+ * `/healthz`: the process answers. `/readyz`: it should receive traffic (database and Redis reachable, not draining):
+ * 200 `ready`, or 200 `degraded` with `web_search` when searches keep failing or no engine is configured (the node
+ * still serves everything else), else 503 with the reason.
+ */
 export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): void {
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
@@ -24,6 +31,7 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): vo
         return reply.status(503).send({ status: 'redis_unreachable' });
       }
     }
-    return { status: 'ready' };
+    const webSearch = deps.webSearchHealth.status();
+    return webSearch === 'ok' ? { status: 'ready' } : { status: 'degraded', web_search: webSearch };
   });
 }

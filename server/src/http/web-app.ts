@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { NotFoundError } from '../errors/not-found-error.ts';
+import { clipEcho } from '../lib/clip-echo.ts';
 import { writeError } from './write-error.ts';
 
 /**
@@ -70,7 +71,7 @@ export async function registerWebApp(app: FastifyInstance, input: { distDir: str
     return writeError(
       request,
       reply,
-      new NotFoundError(`Unknown path: ${request.method} ${request.url.split('?')[0]}`),
+      new NotFoundError(`Unknown path: ${clipEcho(request.method, 20)} ${clipEcho(request.url.split('?')[0] ?? '')}`),
     );
   });
 }

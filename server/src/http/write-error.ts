@@ -3,7 +3,10 @@ import type { ErrorBody } from '../openai-api/error-body.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { InternalError } from '../errors/internal-error.ts';
 import { InvalidRequestError } from '../errors/invalid-request-error.ts';
+import { NotFoundError } from '../errors/not-found-error.ts';
 import { PayloadTooLargeError } from '../errors/payload-too-large-error.ts';
+import { UriTooLongError } from '../errors/uri-too-long-error.ts';
+import { convertError } from '../anthropic-api/convert-error.ts';
 import { readPastRefusedBody } from './read-past-refused-body.ts';
 
 /** The one place that turns an error into an HTTP response: status, headers and the four-key OpenAI body. */
@@ -11,10 +14,31 @@ export function toErrorBody(error: GatewayError): ErrorBody {
   return { error: { message: error.message, type: error.type, param: error.param, code: error.code } };
 }
 
-/** Maps anything thrown to a GatewayError; framework parse errors become 400/413, the rest 500. */
+/** `/v1/messages` and below speak Anthropic's API, so their errors (unknown methods and paths too) take its shape. */
+export function isAnthropicPath(url: string): boolean {
+  return /^\/v1\/messages(?:[/?#]|$)/.test(url);
+}
+
+/** The error body in the shape of the API at `url`: Anthropic's under `/v1/messages`, OpenAI's everywhere else. */
+export function toErrorBodyForPath(url: string, requestId: string): (error: GatewayError) => object {
+  return isAnthropicPath(url) ? (error) => convertError(error, requestId) : toErrorBody;
+}
+
+/** Maps anything thrown to a GatewayError; framework errors keep their 4xx status, anything else is a 500. */
 export function toGatewayError(error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
   const framework = error as Partial<FastifyError>;
+  if (framework.code === 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE') {
+    return new InvalidRequestError(
+      'A request with this method must send a body with `Content-Type: application/json`.',
+      {
+        code: 'missing_content_type',
+      },
+    );
+  }
+  if (framework.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return new UriTooLongError('A path parameter of the URL is longer than any id this server issues.');
+  }
   if (framework.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return new PayloadTooLargeError('The request body is larger than this server accepts.');
   }
@@ -33,7 +57,25 @@ export function toGatewayError(error: unknown): GatewayError {
       { code: 'invalid_json' },
     );
   }
-  return new InternalError('The server had an error while processing your request.', { cause: error });
+  return (
+    toFrameworkClientError(framework) ??
+    new InternalError('The server had an error while processing your request.', { cause: error })
+  );
+}
+
+/**
+ * Any other Fastify error with a 4xx status (a bad URL, a bad Content-Length) is the client's: the same status where
+ * the catalogue has one, else a 400, with Fastify's message (it names the problem, never a server detail).
+ */
+function toFrameworkClientError(framework: Partial<FastifyError>): GatewayError | undefined {
+  const status = framework.statusCode;
+  if (typeof framework.code !== 'string' || !framework.code.startsWith('FST_ERR_')) return undefined;
+  if (status === undefined || status < 400 || status > 499) return undefined;
+  const message = framework.message ?? 'The request is not valid.';
+  if (status === 404) return new NotFoundError(message);
+  if (status === 413) return new PayloadTooLargeError(message);
+  if (status === 414) return new UriTooLongError(message);
+  return new InvalidRequestError(message, { code: 'malformed_http_request' });
 }
 
 /** `toBody` lets an API with its own error shape (Anthropic's `/v1/messages`) keep the same statuses and headers. */
@@ -41,13 +83,15 @@ export function writeError(
   request: FastifyRequest,
   reply: FastifyReply,
   error: unknown,
-  toBody: (error: GatewayError) => object = toErrorBody,
+  toBody: (error: GatewayError) => object = toErrorBodyForPath(request.url, request.id),
 ): FastifyReply {
   const gatewayError = toGatewayError(error);
   if (gatewayError instanceof InternalError) {
     request.log.error({ err: gatewayError.cause ?? gatewayError }, 'request failed');
   }
   if (gatewayError instanceof PayloadTooLargeError) readPastRefusedBody(request, reply);
+  // Framework errors (a bad URL) reach here before the hook that sets it.
+  reply.header('x-request-id', request.id);
   reply.status(gatewayError.status).headers(gatewayError.headers);
   if (gatewayError.status >= 500) reply.header('x-should-retry', gatewayError.status === 500 ? 'false' : 'true');
   return reply.send(toBody(gatewayError));

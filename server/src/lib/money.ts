@@ -60,9 +60,13 @@ export function applyDiscountMicros(amountMicros: number, discountBasisPoints: n
   return Number(ceilDivide(numerator, BigInt(BASIS_POINTS_PER_WHOLE)));
 }
 
-/** Parses a decimal USD string ("12.5", "0.000001") into micros exactly; undefined when it is not one. */
+/**
+ * Parses a decimal USD string ("12.5", "0.000001") into micros exactly; undefined when it is not one. At most nine
+ * whole digits (under one billion USD, 10^15 micros), so every amount and any sum of a few of them stays far below
+ * 2^53, where JavaScript numbers stop being exact integers.
+ */
 export function parseUsdToMicros(text: string): number | undefined {
-  const match = /^(-?)(\d{1,12})(?:\.(\d{1,6}))?$/.exec(text.trim());
+  const match = /^(-?)(\d{1,9})(?:\.(\d{1,6}))?$/.exec(text.trim());
   if (!match) return undefined;
   const [, sign, whole = '0', fraction = ''] = match;
   const micros = Number(whole) * MICROS_PER_USD + Number(fraction.padEnd(6, '0'));

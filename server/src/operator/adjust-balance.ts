@@ -1,4 +1,8 @@
-import type { BalanceAdjustment, BalanceAdjustmentRequest } from '../../../contract/operator.ts';
+import {
+  maxAdjustmentMicros,
+  type BalanceAdjustment,
+  type BalanceAdjustmentRequest,
+} from '../../../contract/operator.ts';
 import type { CreditHolds } from '../billing/credit-holds.ts';
 import type { Database } from '../db/database.ts';
 import { postLedgerTransaction, userLedgerAccount } from '../db/ledger.ts';
@@ -43,6 +47,12 @@ export async function adjustBalance(
       );
     }
     return describe(deps, { transactionId: earlier.id, clientKey, isNew: false, signedMicros, userId });
+  }
+  if (request.direction === 'credit' && user.balance_micros + request.amount_micros > maxAdjustmentMicros) {
+    throw new InvalidRequestError(
+      `The credit would take the balance over ${formatUsd(maxAdjustmentMicros)} USD, the most an account may hold.`,
+      { param: 'amount_micros', code: 'integer_above_max_value' },
+    );
   }
   const hold =
     request.direction === 'debit'

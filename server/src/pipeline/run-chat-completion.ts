@@ -57,6 +57,14 @@ export async function runChatCompletion(
     /** The usage record's endpoint: legacy `/v1/completions` runs through here too. */
     endpoint?: Extract<UsageRecordRow['endpoint'], 'chat.completions' | 'completions'>;
   },
+  input: {
+    caller: Caller;
+    body: unknown;
+    requestId: string;
+    sink: ChatSink;
+    /** The API the call came through, as usage and reports show it; `/v1/messages` runs here too. */
+    endpoint?: Extract<UsageRecordRow['endpoint'], 'chat.completions' | 'messages'>;
+  },
 ): Promise<void> {
   const startedAtMs = deps.clock.nowMs();
   const request = parseWireRequest(chatRequestSchema, input.body);

@@ -1,3 +1,4 @@
+import { clipEcho } from '../lib/clip-echo.ts';
 import { InvalidRequestError } from '../errors/invalid-request-error.ts';
 import type { ChatRequest, ChatTool } from '../openai-api/chat-request.ts';
 import type { ResponseSettings } from './response-object.ts';
@@ -178,7 +179,7 @@ function checkInclude(include: readonly string[] | null | undefined): void {
   (include ?? []).forEach((value, index) => {
     if (supportedIncludes.includes(value)) return;
     const supported = supportedIncludes.map((name) => `'${name}'`).join(', ');
-    throw new InvalidRequestError(`Invalid value: '${value}'. Supported values are: ${supported}.`, {
+    throw new InvalidRequestError(`Invalid value: '${clipEcho(value)}'. Supported values are: ${supported}.`, {
       param: `include[${index}]`,
       code: 'invalid_value',
     });

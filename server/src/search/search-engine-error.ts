@@ -11,7 +11,8 @@ export type SearchEngineErrorKind = 'timeout' | 'unavailable' | 'rejected';
 
 export type SearchEngineErrorOptions = {
   kind: SearchEngineErrorKind;
-  engine: SearchEngineId;
+  /** `none`: no engine is configured. */
+  engine: SearchEngineId | 'none';
   /** Clean and safe to log or show: never a key, an internal host or the engine's own free text. */
   message: string;
   /** The engine's HTTP status, when it answered. */
@@ -29,7 +30,7 @@ export type SearchEngineErrorOptions = {
  */
 export class SearchEngineError extends Error {
   readonly kind: SearchEngineErrorKind;
-  readonly engine: SearchEngineId;
+  readonly engine: SearchEngineId | 'none';
   readonly status: number | undefined;
   readonly engineCode: string | undefined;
   readonly retryAfterMs: number | undefined;

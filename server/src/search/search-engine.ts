@@ -30,7 +30,8 @@ export type SearchInput = {
  * SearchEngineError, never with anything else; the pipeline then answers without search results.
  */
 export type SearchEngine = {
-  readonly id: SearchEngineId;
+  /** `none` when web search is not configured: every search fails at once (`startWebSearch`). */
+  readonly id: SearchEngineId | 'none';
   search: (input: SearchInput) => Promise<SearchOutcome>;
 };
 

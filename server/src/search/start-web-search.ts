@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
-import { createSearchEngine } from './create-search-engine.ts';
-import type { SearchEngine, SearchEngineId } from './search-engine.ts';
+import { createSearchEngine, defaultSearchBaseUrls } from './create-search-engine.ts';
+import { SearchEngineError } from './search-engine-error.ts';
+import { searchEngineNames, type SearchEngine, type SearchEngineId } from './search-engine.ts';
 
 /** The search-engine simulator (top-level `simulators/search/`), serving each engine under `${url}/<engine id>`. */
 export type RunningSearchSimulator = { url: string; close: () => Promise<void> };
@@ -15,8 +16,9 @@ export type WebSearch = {
 /**
  * The search engine the Responses API uses, as configured. With no engine configured, sandbox mode starts the search
  * simulator (SearXNG dialect) and searches it, so a fresh install answers `web_search` with realistic results; outside
- * sandbox mode the default is SearXNG at its default address. The composition root passes `startSimulator` as a
- * dynamic import, so the simulator's code is loaded only when sandbox mode uses it.
+ * sandbox mode web search is off: every search fails at once as `rejected` (no engine is assumed on any address), and
+ * start-up says so. The composition root passes `startSimulator` as a dynamic import, so the simulator's code is
+ * loaded only when sandbox mode uses it.
  */
 export async function startWebSearch(input: {
   engine: SearchEngineId | undefined;
@@ -27,7 +29,10 @@ export async function startWebSearch(input: {
   dispatcher: Dispatcher;
   startSimulator: () => Promise<RunningSearchSimulator>;
 }): Promise<WebSearch> {
-  const simulator = input.engine === undefined && input.isSandbox ? await input.startSimulator() : undefined;
+  if (input.engine === undefined && !input.isSandbox) {
+    return { engine: unconfiguredSearchEngine, simulator: undefined, close: async () => undefined };
+  }
+  const simulator = input.engine === undefined ? await input.startSimulator() : undefined;
   const id = input.engine ?? 'searxng';
   const engine = createSearchEngine({
     id,
@@ -37,4 +42,35 @@ export async function startWebSearch(input: {
     dispatcher: input.dispatcher,
   });
   return { engine, simulator, close: async () => simulator?.close() };
+}
+
+/** Web search when SEARCH_ENGINE is not set outside sandbox mode: off, and every search says so. */
+const unconfiguredSearchEngine: SearchEngine = {
+  id: 'none',
+  search: async () => {
+    throw new SearchEngineError({
+      kind: 'rejected',
+      engine: 'none',
+      message: 'Web search is not configured on this gateway (SEARCH_ENGINE is not set).',
+      engineCode: 'not_configured',
+    });
+  },
+};
+
+/**
+ * One phrase for the start-up line: which engine at which address (origin only: no path, user or password), the
+ * simulator, or that web search is not configured.
+ */
+export function describeWebSearch(input: {
+  engine: SearchEngineId | undefined;
+  baseUrl: string | undefined;
+  isSandbox: boolean;
+}): string {
+  if (input.engine === undefined) {
+    return input.isSandbox
+      ? 'the search simulator (sandbox mode)'
+      : 'not configured (set SEARCH_ENGINE; docs/web-search-engines.md)';
+  }
+  const address = new URL(input.baseUrl ?? defaultSearchBaseUrls[input.engine]).origin;
+  return `${searchEngineNames[input.engine]} at ${address}`;
 }

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { updateUserStatus } from '../../src/db/users.ts';
-import { loginAttemptsPerMinutePerEmail, loginAttemptsPerMinutePerIp } from '../../src/accounts/throttle-attempt.ts';
+import {
+  loginAttemptsPerMinutePerAddressAndEmail,
+  loginAttemptsPerMinutePerIp,
+} from '../../src/accounts/throttle-attempt.ts';
 import {
   callApi,
   readError,
@@ -205,11 +208,11 @@ for (const databaseKind of databaseKinds) {
       assert.equal(readError(me).code, 'account_blocked');
     });
 
-    test('sign-in attempts are throttled per e-mail, then per client address, with Retry-After', async () => {
+    test('sign-in attempts are throttled per address and e-mail, then per client address, with Retry-After', async () => {
       const email = newEmail();
       await signUp(url, { email });
       let response;
-      for (let attempt = 0; attempt <= loginAttemptsPerMinutePerEmail; attempt += 1) {
+      for (let attempt = 0; attempt <= loginAttemptsPerMinutePerAddressAndEmail; attempt += 1) {
         response = await callApi(url, '/api/auth/login', { body: { email, password: `wrong ${attempt}` } });
         if (response.status === 429) break;
       }
@@ -249,7 +252,7 @@ describe('account API behind https with Redis', () => {
   test('sign-in throttling counts in Redis', async () => {
     const email = `redis-${Date.now()}@example.com`;
     const statuses: number[] = [];
-    for (let attempt = 0; attempt <= loginAttemptsPerMinutePerEmail; attempt += 1) {
+    for (let attempt = 0; attempt <= loginAttemptsPerMinutePerAddressAndEmail; attempt += 1) {
       statuses.push((await callApi(gateway.url, '/api/auth/login', { body: { email, password } })).status);
     }
     assert.ok(

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -34,7 +34,8 @@ describe('npm start', () => {
 
   const startNpm = async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-npm-start-'));
-    // The web app is built into a directory of this test's own, so a build here never races another test's server.
+    // `npm run build` builds the web app once (as `npm install` does) into a directory of this test's own, so a build
+    // here never races another test's server; `npm start` then only serves it.
     const webDistDir = mkdtempSync(path.join(tmpdir(), 'gateway-npm-start-web-'));
     directories.push(dataDir, webDistDir);
     const config = parseConfig({ DATA_DIR: dataDir });
@@ -46,6 +47,13 @@ describe('npm start', () => {
     const created = await runCli(config, ['key', 'create', '--email', 'n@example.com']);
     const key = /sk-[A-Za-z0-9_-]+/.exec(created.stdout)?.[0];
     assert.ok(key, created.stdout + created.stderr);
+    const build = spawnGatewayProcess({
+      command: 'npm',
+      args: ['run', 'build'],
+      environment: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), WEB_DIST_DIR: webDistDir },
+    });
+    assert.deepEqual(await build.exited, { code: 0, signal: null }, build.output());
+    const builtAtMs = statSync(path.join(webDistDir, 'index.html')).mtimeMs;
     const npm = spawnGatewayProcess({
       command: 'npm',
       args: ['start'],
@@ -62,7 +70,8 @@ describe('npm start', () => {
     });
     started.push(npm);
     const url = await waitForListening(npm);
-    assert.ok(existsSync(path.join(webDistDir, 'index.html')), 'npm start built the web app');
+    assert.equal(statSync(path.join(webDistDir, 'index.html')).mtimeMs, builtAtMs, 'npm start serves, builds nothing');
+    assert.doesNotMatch(npm.output(), /building the web app/);
     const page = await fetch(`${url}/`);
     assert.match(await page.text(), /<div id="root">/);
     return { npm, url, key };

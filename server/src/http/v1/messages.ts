@@ -62,6 +62,13 @@ export function registerMessagesRoutes(app: FastifyInstance, deps: ChatCompletio
           sink: sink.sink,
           isReasoningAdvisory: true,
         });
+        await runChatCompletion(deps, {
+          caller,
+          body: chatRequest,
+          requestId: request.id,
+          sink: sink.sink,
+          endpoint: 'messages',
+        });
       } catch (error) {
         const { signal, sendStreamError } = sink.sink;
         return answerFailedCall({ request, reply, error, signal, stream: sink.stream, endStream: sendStreamError });
