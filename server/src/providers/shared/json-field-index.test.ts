@@ -25,6 +25,7 @@ describe('indexJsonFields and spliceJsonFields', () => {
   it('replaces strings with escapes, literals and the last field whole', () => {
     const text = '{"a":"q\\"}","b":true,"c":null,"d":-1.5e3}';
     assert.equal(splice(text, { a: '0', b: '1', c: '2', d: '3' }), '{"a":0,"b":1,"c":2,"d":3}');
+    assert.equal(splice('{"a":"ends in \\\\","b":[]}', { b: '1' }), '{"a":"ends in \\\\","b":1}');
   });
 
   it('refuses what is not an object with plain, distinct keys', () => {

@@ -58,42 +58,59 @@ export function spliceJsonFields(index: JsonFieldIndex, values: Readonly<Record<
   return out + index.text.slice(copiedTo, index.closeAt) + added + index.text.slice(index.closeAt);
 }
 
+const quote = 0x22;
+const backslash = 0x5c;
+const comma = 0x2c;
+const openers = new Set([0x7b, 0x5b]);
+const closers = new Set([0x7d, 0x5d]);
+
+function isSpace(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+}
+
 function skipSpace(text: string, from: number): number {
   let at = from;
-  while (at < text.length && (text[at] === ' ' || text[at] === '\n' || text[at] === '\r' || text[at] === '\t')) at++;
+  while (at < text.length && isSpace(text.charCodeAt(at))) at++;
   return at;
 }
 
 /** The end of the value starting at `start`: strings and nested objects and arrays are skipped whole. */
 function skipValue(text: string, start: number): number {
+  const first = text.charCodeAt(start);
+  if (first === quote) return skipString(text, start);
+  if (!openers.has(first)) {
+    let at = start;
+    while (at < text.length) {
+      const code = text.charCodeAt(at);
+      if (code === comma || closers.has(code) || isSpace(code)) return at;
+      at++;
+    }
+    return at;
+  }
   let depth = 0;
   let at = start;
   while (at < text.length) {
-    const char = text[at];
-    if (char === '"') at = skipString(text, at);
-    else {
-      if (char === '{' || char === '[') depth++;
-      else if (char === '}' || char === ']') {
-        if (depth === 0) return at;
-        depth--;
-      } else if (depth === 0 && (char === ',' || char === ' ' || char === '\n' || char === '\r' || char === '\t')) {
-        return at;
-      }
-      at++;
+    const code = text.charCodeAt(at);
+    if (code === quote) {
+      at = skipString(text, at);
+      continue;
     }
-    if (depth === 0 && (text[start] === '"' || text[start] === '{' || text[start] === '[') && at > start) return at;
+    if (openers.has(code)) depth++;
+    else if (closers.has(code) && --depth === 0) return at + 1;
+    at++;
   }
   return at;
 }
 
-/** The position just after the string that opens at `start`. */
+/** The position just after the string that opens at `start`; answer text is skipped from quote to quote. */
 function skipString(text: string, start: number): number {
   let at = start + 1;
-  while (at < text.length) {
-    const char = text[at];
-    if (char === '\\') at += 2;
-    else if (char === '"') return at + 1;
-    else at++;
+  for (;;) {
+    const close = text.indexOf('"', at);
+    if (close === -1) return text.length;
+    let backslashes = 0;
+    while (text.charCodeAt(close - 1 - backslashes) === backslash) backslashes++;
+    if (backslashes % 2 === 0) return close + 1;
+    at = close + 1;
   }
-  return at;
 }
