@@ -50,13 +50,16 @@ export async function runGateway(config: Config): Promise<void> {
 }
 
 /**
- * V8 reads these flags at every collection, so they take effect when set before the gateway starts: memory saver
- * mode collects the old generation sooner, and a 4 MB semi-space keeps the young generation small.
+ * V8 reads these flags at every collection, so they take effect when set before the gateway starts. By default the
+ * young generation is capped at a 16 MB semi-space (V8 grows it to 64 MB under load, and the old generation then
+ * fills with what the larger scavenges promote): the resident peak under the c=64 benchmark fell from about 350 to
+ * about 210 MB at no measurable cost in requests per second (decision 1350). `lean` also collects the old generation
+ * sooner (memory saver mode) with a 4 MB semi-space. A semi-space size given on Node's command line wins.
  */
 function applyMemoryMode(mode: Config['memoryMode']): void {
-  if (mode !== 'lean') return;
-  setFlagsFromString('--memory-saver-mode');
-  setFlagsFromString('--max-semi-space-size=4');
+  if (mode === 'lean') setFlagsFromString('--memory-saver-mode');
+  if (process.execArgv.some((flag) => flag.startsWith('--max-semi-space-size'))) return;
+  setFlagsFromString(mode === 'lean' ? '--max-semi-space-size=4' : '--max-semi-space-size=16');
 }
 
 function describeStartError(error: unknown, port: number): string {

@@ -9,6 +9,7 @@ import { hashApiKey } from './api-key-secret.ts';
 import { loadApiKeyCache } from './api-key-cache.ts';
 import { createUser } from './create-user.ts';
 import { issueApiKey } from './issue-api-key.ts';
+import { revokeAccountApiKey } from './revoke-account-api-key.ts';
 
 let testDatabase: TestDatabase;
 let handle: DatabaseHandle;
@@ -76,4 +77,27 @@ test('a key made elsewhere after the load is found on a miss, and a reload forge
   later.counter.lookups = 0;
   assert.equal(await later.cache.find(hashApiKey(laterKey)), undefined);
   assert.equal(later.counter.lookups, 1, 'after a reload an unknown key is asked for again');
+});
+
+test('a presented key is found by its secret; a revocation takes effect at once though its hash is remembered', async () => {
+  const { cache, counter, clock } = await countingCache();
+  const deps = { db: handle.db, clock: systemClock, ids: cryptoIds };
+  const user = await createUser(deps, {
+    email: 'presented@example.com',
+    password: 'correct horse battery staple',
+    role: 'user',
+    welcomeBalanceMicros: 0,
+  });
+  const issued = await issueApiKey(deps, { userId: user.id, name: 'presented' });
+  assert.equal((await cache.findByKey(issued.key))?.id, issued.id);
+  assert.equal((await cache.findByKey(issued.key))?.id, issued.id, 'again, from the remembered hash');
+  assert.equal(counter.lookups, 1, 'one database lookup: the key was made after the load');
+  clock.now += 61_000;
+  assert.equal((await cache.findByKey(issued.key))?.id, issued.id, 'after the hash is forgotten: hashed again');
+  await revokeAccountApiKey(
+    { db: handle.db, clock: systemClock, apiKeyCache: cache },
+    { userId: user.id, keyId: issued.id },
+  );
+  assert.equal(await cache.findByKey(issued.key), undefined);
+  assert.equal(await cache.findByKey(`sk-${'z'.repeat(43)}`), undefined, 'a made-up key is not found');
 });

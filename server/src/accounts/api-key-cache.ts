@@ -1,3 +1,4 @@
+import { hashApiKey } from './api-key-secret.ts';
 import { findActiveApiKeyByHash, listActiveApiKeys, type ApiKeyWithOwner } from '../db/api-keys.ts';
 import type { Database } from '../db/database.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
@@ -22,12 +23,20 @@ export type CachedApiKey = {
 export type ApiKeyCache = {
   /** The key for a hash: from memory, or from the database on a miss (a key created on another node). */
   find: (keyHash: string) => Promise<CachedApiKey | undefined>;
+  /**
+   * The key for a presented secret: `find` of its hash, the hash remembered for a while so SHA-256 does not run on
+   * every call. Only the hash is remembered, never the key's record, so a revocation (`reload`) takes effect at once.
+   */
+  findByKey: (key: string) => Promise<CachedApiKey | undefined>;
   reload: () => Promise<void>;
 };
 
 /** How long a hash the database did not know is answered from memory (a key made elsewhere shows at the next reload). */
 const missMemoryMs = 1_000;
 const maxRememberedMisses = 10_000;
+/** How long a presented key's hash is remembered: bounds how long a secret that stopped being used stays in memory. */
+const hashMemoryMs = 60_000;
+const maxRememberedHashes = 10_000;
 
 /**
  * Every active key, loaded at start and again whenever keys change (`reload`, driven by the cache versions). A miss
@@ -55,14 +64,43 @@ export async function loadApiKeyCache(db: Database, clock: Pick<Clock, 'nowMs'> 
     byHash.set(keyHash, key);
     return key;
   };
+  const find = async (keyHash: string): Promise<CachedApiKey | undefined> => {
+    const cached = byHash.get(keyHash);
+    if (cached) return cached;
+    if ((misses.get(keyHash) ?? 0) > clock.nowMs()) return undefined;
+    return lookUpOnce(keyHash, () => lookUp(keyHash));
+  };
+  const hashes = createKeyHashMemory(clock);
   await reload();
   return {
     reload,
-    find: async (keyHash) => {
-      const cached = byHash.get(keyHash);
-      if (cached) return cached;
-      if ((misses.get(keyHash) ?? 0) > clock.nowMs()) return undefined;
-      return lookUpOnce(keyHash, () => lookUp(keyHash));
+    find,
+    findByKey: async (key) => {
+      const remembered = hashes.find(key);
+      if (remembered !== undefined) return find(remembered);
+      const keyHash = hashApiKey(key);
+      const found = await find(keyHash);
+      // Only keys that exist are remembered, so a flood of made-up keys cannot fill the memory or evict real ones.
+      if (found) hashes.remember(key, keyHash);
+      return found;
+    },
+  };
+}
+
+/** Presented key → its SHA-256, each for `hashMemoryMs`; cleared whole when full (a rare, cheap reset). */
+function createKeyHashMemory(clock: Pick<Clock, 'nowMs'>) {
+  const byKey = new Map<string, { keyHash: string; untilMs: number }>();
+  return {
+    find: (key: string): string | undefined => {
+      const entry = byKey.get(key);
+      if (entry === undefined) return undefined;
+      if (entry.untilMs > clock.nowMs()) return entry.keyHash;
+      byKey.delete(key);
+      return undefined;
+    },
+    remember: (key: string, keyHash: string): void => {
+      if (byKey.size >= maxRememberedHashes) byKey.clear();
+      byKey.set(key, { keyHash, untilMs: clock.nowMs() + hashMemoryMs });
     },
   };
 }

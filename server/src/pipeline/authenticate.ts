@@ -1,4 +1,4 @@
-import { hashApiKey, looksLikeApiKey } from '../accounts/api-key-secret.ts';
+import { looksLikeApiKey } from '../accounts/api-key-secret.ts';
 import type { ApiKeyCache, CachedApiKey } from '../accounts/api-key-cache.ts';
 import { AuthenticationError } from '../errors/authentication-error.ts';
 import { PermissionDeniedError } from '../errors/permission-denied-error.ts';
@@ -22,7 +22,7 @@ export async function authenticate(
     );
   }
   if (!looksLikeApiKey(key)) throw new AuthenticationError(`Incorrect API key provided: ${maskKey(key)}.`);
-  const cached = await deps.apiKeyCache.find(hashApiKey(key));
+  const cached = await deps.apiKeyCache.findByKey(key);
   if (!cached) throw new AuthenticationError(`Incorrect API key provided: ${maskKey(key)}.`);
   if (cached.expiresAtMs !== null && cached.expiresAtMs <= deps.clock.nowMs()) {
     throw new AuthenticationError('This API key has expired.', { code: 'expired_api_key' });

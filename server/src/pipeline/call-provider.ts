@@ -7,13 +7,14 @@ import { InvalidRequestError } from '../errors/invalid-request-error.ts';
 import {
   UpstreamFailureError,
   type ProviderAdapter,
+  type RelayedCompletion,
   type UpstreamFailure,
   type UpstreamHttpRequest,
 } from '../providers/provider-adapter.ts';
 import { getProviderAdapter } from '../providers/registry.ts';
 import { parseSse } from '../providers/shared/parse-sse.ts';
 import { postJson } from '../providers/shared/post-json.ts';
-import { readUpstreamBody } from '../providers/shared/read-upstream-body.ts';
+import { readUpstreamBody, readUpstreamBodyAndText } from '../providers/shared/read-upstream-body.ts';
 import { defaultUpstreamTimeouts, type UpstreamTimeouts } from '../providers/shared/upstream-timeouts.ts';
 import type { Routing, TrackedAttempt } from '../routing/create-routing.ts';
 import { tryRoutes } from '../routing/try-routes.ts';
@@ -28,6 +29,9 @@ export type ProviderCall =
       route: Route;
       attemptCount: number;
     };
+
+/** A non-streamed answer forwarded as the vendor sent it (`ProviderAdapter.relayResponse`). */
+export type RelayedCall = { kind: 'relayed'; relayed: RelayedCompletion; route: Route; attemptCount: number };
 
 export type CallProviderDeps = {
   dispatcher: Dispatcher;
@@ -72,6 +76,25 @@ const maxErrorBodyBytes = 64 * 1024;
  * from then on nothing is retried, and the stream's end or break feeds the route's health.
  */
 export async function callProvider(deps: CallProviderDeps, input: CallProviderInput): Promise<ProviderCall> {
+  return callRoutes(deps, input, parseCompletion);
+}
+
+/**
+ * `callProvider` for the chat relay: a non-streamed answer that the route's adapter can forward as sent comes back
+ * as a RelayedCall, any other as a completion.
+ */
+export async function callProviderRelaying(
+  deps: CallProviderDeps,
+  input: CallProviderInput,
+): Promise<ProviderCall | RelayedCall> {
+  return callRoutes(deps, input, relayOrParseCompletion);
+}
+
+async function callRoutes<Completion extends { kind: string }>(
+  deps: CallProviderDeps,
+  input: CallProviderInput,
+  readCompletion: CompletionReader<Completion>,
+): Promise<(Completion | StreamAnswer) & { route: Route; attemptCount: number }> {
   const { answer, route, attemptCount } = await tryRoutes(
     deps,
     {
@@ -84,13 +107,13 @@ export async function callProvider(deps: CallProviderDeps, input: CallProviderIn
     },
     (candidate, { attempt, remainingMs }) =>
       callRouteWithAdvisoryReasoning(deps, { route: candidate, input, attempt, remainingMs }),
+    (candidate, { attempt, remainingMs }) =>
+      callRoute(deps, { route: candidate, input, attempt, remainingMs, readCompletion }),
   );
   return { ...answer, route, attemptCount };
 }
 
-type RouteAnswer =
-  | { kind: 'completion'; completion: ChatCompletion }
-  | { kind: 'stream'; firstChunk: ChatChunk | undefined; chunks: AsyncIterator<ChatChunk> };
+type StreamAnswer = { kind: 'stream'; firstChunk: ChatChunk | undefined; chunks: AsyncIterator<ChatChunk> };
 
 type RouteCall = { route: Route; input: CallProviderInput; attempt: TrackedAttempt; remainingMs: number };
 
@@ -117,10 +140,39 @@ function isReasoningRefusal(error: unknown): boolean {
   );
 }
 
-async function callRoute(
+/** Reads a whole (non-streamed) 2xx answer into what the caller of `callRoutes` takes. */
+type CompletionReader<Completion> = (input: {
+  adapter: ProviderAdapter;
+  body: AsyncIterable<Uint8Array>;
+  identity: { requestedModel: string; createdUnixSeconds: number; id: string };
+}) => Promise<Completion>;
+
+const parseCompletion: CompletionReader<{ kind: 'completion'; completion: ChatCompletion }> = async (input) => ({
+  kind: 'completion',
+  completion: input.adapter.parseResponse({ body: await readUpstreamBody(input.body), ...input.identity }),
+});
+
+const relayOrParseCompletion: CompletionReader<
+  { kind: 'completion'; completion: ChatCompletion } | { kind: 'relayed'; relayed: RelayedCompletion }
+> = async (input) => {
+  const { adapter } = input;
+  if (adapter.relayResponse === undefined) return parseCompletion(input);
+  const { text, body } = await readUpstreamBodyAndText(input.body);
+  const relayed = adapter.relayResponse({ text, body, ...input.identity });
+  if (relayed !== undefined) return { kind: 'relayed', relayed };
+  return { kind: 'completion', completion: adapter.parseResponse({ body, ...input.identity }) };
+};
+
+async function callRoute<Completion>(
   deps: CallProviderDeps,
-  call: { route: Route; input: CallProviderInput; attempt: TrackedAttempt; remainingMs: number },
-): Promise<RouteAnswer> {
+  call: {
+    route: Route;
+    input: CallProviderInput;
+    attempt: TrackedAttempt;
+    remainingMs: number;
+    readCompletion: CompletionReader<Completion>;
+  },
+): Promise<Completion | StreamAnswer> {
   const { route, input } = call;
   const httpRequest = (input.adapterFor?.(route) ?? getProviderAdapter(route.provider)).buildRequest({
     request: input.request,
@@ -153,7 +205,7 @@ async function callRoute(
 }
 
 /** One attempt over HTTP: the completion, or a stream whose first chunk has arrived. */
-async function requestRoute(
+async function requestRoute<Completion>(
   deps: CallProviderDeps,
   call: {
     route: Route;
@@ -162,8 +214,9 @@ async function requestRoute(
     httpRequest: UpstreamHttpRequest;
     timeouts: UpstreamTimeouts;
     signal: AbortSignal;
+    readCompletion: CompletionReader<Completion>;
   },
-): Promise<RouteAnswer> {
+): Promise<Completion | StreamAnswer> {
   const { route, input, attempt, timeouts } = call;
   const adapter = input.adapterFor?.(route) ?? getProviderAdapter(route.provider);
   const response = await postJson({
@@ -180,10 +233,10 @@ async function requestRoute(
   }
   const identity = { requestedModel: input.request.model, createdUnixSeconds: input.createdUnixSeconds };
   if (!input.isStreaming) {
-    const body = await readUpstreamBody(response.body);
-    const completion = adapter.parseResponse({ body, ...identity, id: `chatcmpl-${input.requestId}` });
+    const id = `chatcmpl-${input.requestId}`;
+    const completion = await call.readCompletion({ adapter, body: response.body, identity: { ...identity, id } });
     attempt.finish({ kind: 'success' });
-    return { kind: 'completion', completion };
+    return completion;
   }
   const chunks = adapter
     .parseStream({ events: parseSse(response.body), ...identity, id: `chatcmpl-${input.requestId}` })

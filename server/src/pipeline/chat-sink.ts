@@ -14,6 +14,11 @@ export type ChatSink = {
   setHeaders: (headers: Readonly<Record<string, string>>) => void;
   sendCompletion: (completion: ChatCompletion, origin: AnswerOrigin) => void;
   /**
+   * A completion already serialised (an answer forwarded as the vendor sent it), sent as it is. Optional: a sink
+   * that answers in another API's shape (/v1/messages) leaves it out, and its answers are then always converted.
+   */
+  sendCompletionJson?: (json: string, origin: AnswerOrigin) => void;
+  /**
    * A streamed answer is awaited. If its first chunk takes longer than the keep-alive interval (a model thinking in
    * silence), the stream's headers go out and keep-alive comments flow meanwhile, so proxies and CDNs keep the
    * connection; routes can still fail over, since no data was sent. Returns the function that stops the wait, called

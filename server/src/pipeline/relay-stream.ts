@@ -13,8 +13,6 @@ export type RelayResult = {
   error: unknown;
 };
 
-const encoder = new TextEncoder();
-
 /**
  * Forwards chunks to the client as they arrive (no buffering), with the requested model id, one stable id and
  * `created`. While the client's buffer is full the upstream is not read, so TCP flow control slows it down. Usage is
@@ -44,20 +42,13 @@ export async function relayStream(input: {
       }
       if (chunk.usage) result.vendorUsage = fromWireUsage(chunk.usage);
       if (chunk.choices.length > 0) {
-        for (const choice of chunk.choices) {
-          const delta = choice.delta;
-          const text = (delta.content ?? '') + (delta.refusal ?? '') + (delta.reasoning_content ?? '');
-          const toolText = (delta.tool_calls ?? [])
-            .map((call) => (call.function.name ?? '') + (call.function.arguments ?? ''))
-            .join('');
-          const bytes = encoder.encode(text + toolText).length;
-          if (bytes > 0 && result.timeToFirstTokenMs === undefined)
-            result.timeToFirstTokenMs = input.nowMs() - input.startedAtMs;
-          result.deliveredTextBytes += bytes;
+        const bytes = countTextBytes(chunk);
+        if (bytes > 0 && result.timeToFirstTokenMs === undefined) {
+          result.timeToFirstTokenMs = input.nowMs() - input.startedAtMs;
         }
-        const { usage: _usage, ...withoutUsage } = chunk;
+        result.deliveredTextBytes += bytes;
         // Backpressure: the next upstream chunk is pulled only once the client can take it (no promise when it can).
-        if (!input.sink.sendChunk({ ...withoutUsage, ...input.identity })) await input.sink.waitForDrain();
+        if (!input.sink.sendChunk(withIdentity(chunk, input.identity))) await input.sink.waitForDrain();
       }
       try {
         const next = await input.chunks.next();
@@ -73,4 +64,26 @@ export async function relayStream(input: {
     result.error = new InternalError('The answer could not be written.', { cause: error });
   }
   return result;
+}
+
+/** The UTF-8 size of a chunk's answer text, counted without building the text or its bytes (this runs per chunk). */
+function countTextBytes(chunk: ChatChunk): number {
+  let bytes = 0;
+  for (const { delta } of chunk.choices) {
+    bytes += byteLength(delta.content) + byteLength(delta.refusal) + byteLength(delta.reasoning_content);
+    for (const call of delta.tool_calls ?? [])
+      bytes += byteLength(call.function.name) + byteLength(call.function.arguments);
+  }
+  return bytes;
+}
+
+function byteLength(text: string | null | undefined): number {
+  return text ? Buffer.byteLength(text) : 0;
+}
+
+/** The chunk as the client sees it: one copy with the gateway's identity, usage left out (it comes with the cost). */
+function withIdentity(chunk: ChatChunk, identity: { id: string; created: number; model: string }): ChatChunk {
+  if (!('usage' in chunk)) return { ...chunk, ...identity };
+  const { usage: _usage, ...withoutUsage } = chunk;
+  return { ...withoutUsage, ...identity };
 }

@@ -4,15 +4,22 @@ import { priceTokenUsage, type TokenUsage } from '../billing/pricing.ts';
 import type { CatalogModel, PriceList } from '../catalog/price-list.ts';
 import type { Route, RouteTable } from '../catalog/route-table.ts';
 import type { UsageRecordRow } from '../db/schema.ts';
+import { InternalError } from '../errors/internal-error.ts';
 import { toUnixSeconds } from '../lib/clock.ts';
 import { microsToUsd } from '../lib/money.ts';
 import type { ChatCompletion } from '../openai-api/chat-completion.ts';
 import { chatRequestSchema, type ChatRequest } from '../openai-api/chat-request.ts';
 import { parseWireRequest } from '../openai-api/parse-request.ts';
-import { UpstreamFailureError } from '../providers/provider-adapter.ts';
+import { UpstreamFailureError, type RelayedCompletion } from '../providers/provider-adapter.ts';
 import type { Caller } from './authenticate.ts';
 import { describeFailedCall, openCallCharge, type CallCharge, type CallChargeDeps } from './call-charge.ts';
-import { callProvider, type CallProviderDeps, type ProviderCall } from './call-provider.ts';
+import {
+  callProvider,
+  callProviderRelaying,
+  type CallProviderDeps,
+  type ProviderCall,
+  type RelayedCall,
+} from './call-provider.ts';
 import type { ChatSink } from './chat-sink.ts';
 import { chooseRoutes } from './choose-routes.ts';
 import { fromWireUsage, toWireUsage } from './convert-usage.ts';
@@ -89,6 +96,10 @@ export async function runChatCompletion(
     await finishCompletion(deps, context, call.completion, call.route, input.sink);
     return;
   }
+  if (call.kind === 'relayed') {
+    await finishRelayedCompletion(context, call.relayed, call.route, input.sink);
+    return;
+  }
   await finishStream(deps, { context, request, call, sink: input.sink });
 }
 
@@ -106,13 +117,14 @@ async function callRoutes(
     sink: ChatSink;
     isReasoningAdvisory: boolean;
   },
-): Promise<ProviderCall> {
+): Promise<ProviderCall | RelayedCall> {
   const { context, sink } = input;
   const isStreaming = input.request.stream === true;
   const isClientGoneBeforeCall = sink.signal.aborted;
   const stopAwaitingStream = isStreaming ? sink.awaitStream() : () => undefined;
   try {
-    return await callProvider(deps.upstream, {
+    const call = sink.sendCompletionJson === undefined ? callProvider : callProviderRelaying;
+    return await call(deps.upstream, {
       routes: input.routes,
       request: withOutputLimit(input.request, context.reservation),
       model: context.model,
@@ -217,6 +229,31 @@ async function finishCompletion(
     { ...completion, usage: toWireUsage(usage, microsToUsd(settlement.costMicros)) },
     { routeId: route.id },
   );
+}
+
+/** The same as `finishCompletion` for an answer forwarded as the vendor sent it: billed on the same usage. */
+async function finishRelayedCompletion(
+  context: CallContext,
+  relayed: RelayedCompletion,
+  route: Route,
+  sink: ChatSink,
+): Promise<void> {
+  const usage = relayed.usage
+    ? fromWireUsage(relayed.usage)
+    : estimateDeliveredUsage({ ...context.size, deliveredTextBytes: relayed.textBytes });
+  const settlement = await settle(context, {
+    usage,
+    route,
+    status: 'completed',
+    errorCode: null,
+    timeToFirstTokenMs: null,
+  });
+  if (sink.sendCompletionJson === undefined) {
+    throw new InternalError('An answer was relayed to a sink that cannot send it as it is.');
+  }
+  sink.sendCompletionJson(relayed.render(toWireUsage(usage, microsToUsd(settlement.costMicros))), {
+    routeId: route.id,
+  });
 }
 
 /**

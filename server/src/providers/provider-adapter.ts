@@ -1,5 +1,5 @@
 import type { ChatRequest } from '../openai-api/chat-request.ts';
-import type { ChatChunk, ChatCompletion } from '../openai-api/chat-completion.ts';
+import type { ChatChunk, ChatCompletion, Usage } from '../openai-api/chat-completion.ts';
 import type { ProviderId } from './provider-id.ts';
 import type { RouteOptions } from './vendor-definition.ts';
 
@@ -47,6 +47,19 @@ export type UpstreamFailure = {
   vendorCode?: string;
 };
 
+/**
+ * A non-streamed answer forwarded as the vendor wrote it: only `id`, `created`, `model` and `usage` (with the cost)
+ * are replaced, so the vendor's text is neither validated field by field nor rebuilt and re-serialised.
+ */
+export type RelayedCompletion = {
+  /** The vendor's usage, read as `parseResponse` would read it; undefined when the answer carries none. */
+  usage: Usage | undefined;
+  /** The answer text's size in UTF-8 bytes (content, refusals, tool calls), for the estimate without usage. */
+  textBytes: number;
+  /** The body to send: the vendor's text with the gateway's `id`, `created` and `model` and this usage. */
+  render: (usage: Usage) => string;
+};
+
 /** The only contract between the pipeline and a vendor. Every function is pure: no I/O, clock or logging. */
 export type ProviderAdapter = {
   readonly id: ProviderId;
@@ -59,6 +72,18 @@ export type ProviderAdapter = {
     createdUnixSeconds: number;
     id: string;
   }) => ChatCompletion;
+  /**
+   * Optional: the vendor's body (its text, and the text parsed as JSON) → a RelayedCompletion when the answer is
+   * already what `parseResponse` would make of it but for the replaced fields; undefined when it needs
+   * converting, and `parseResponse` then reads it.
+   */
+  relayResponse?: (input: {
+    text: string;
+    body: unknown;
+    requestedModel: string;
+    createdUnixSeconds: number;
+    id: string;
+  }) => RelayedCompletion | undefined;
   /**
    * The vendor's parsed SSE events → OpenAI chunks whose `model` is `requestedModel`. Usage, when the vendor sends
    * it, is put on a final chunk with empty `choices`. A vendor's mid-stream error is thrown as an UpstreamFailureError.

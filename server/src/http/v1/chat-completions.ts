@@ -43,17 +43,22 @@ function createHttpChatSink(input: {
   reply: FastifyReply;
   caller: Caller;
   keepAliveIntervalMs: number;
-}): { sink: ChatSink; stream: SseResponse; completion: () => ChatCompletion | undefined } {
+}): { sink: ChatSink; stream: SseResponse; completion: () => ChatCompletion | string | undefined } {
   const { request, reply } = input;
   const events = createEventStreamReply(reply, input.keepAliveIntervalMs);
   const { stream } = events;
-  let completion: ChatCompletion | undefined;
+  let completion: ChatCompletion | string | undefined;
   const sink: ChatSink = {
     signal: events.signal,
     setHeaders: (headers) => void reply.headers(headers),
     sendCompletion: (value, origin) => {
       reply.headers(gatewayRouteHeader(input.caller, origin.routeId));
       completion = value;
+    },
+    sendCompletionJson: (json, origin) => {
+      reply.headers(gatewayRouteHeader(input.caller, origin.routeId));
+      reply.type('application/json; charset=utf-8');
+      completion = json;
     },
     awaitStream: events.openWhenSilent,
     startStream: (origin) => events.openWithRoute(input.caller, origin.routeId),

@@ -7,6 +7,7 @@ import { convertStream } from './convert-stream.ts';
 import type { DialectQuirks } from './dialect-quirks.ts';
 import { parseDialectError } from './errors.ts';
 import { openAiQuirks } from './openai-quirks.ts';
+import { relayOpenAiResponse } from './relay-response.ts';
 
 /**
  * An adapter for any vendor that speaks OpenAI's Chat Completions dialect: the route's base URL is the API root
@@ -31,4 +32,11 @@ export function createOpenAiDialectAdapter(id: ProviderId, quirks: DialectQuirks
   };
 }
 
-export const openAiAdapter: ProviderAdapter = createOpenAiDialectAdapter('openai', openAiQuirks);
+/**
+ * OpenAI's own answers are forwarded as sent when they need no conversion (`relay-response.ts`); other dialect
+ * vendors' answers keep going through the converters, whose quirk hooks they need.
+ */
+export const openAiAdapter: ProviderAdapter = {
+  ...createOpenAiDialectAdapter('openai', openAiQuirks),
+  relayResponse: (input) => relayOpenAiResponse(input, openAiQuirks),
+};

@@ -14,3 +14,11 @@ export async function readUpstreamBody(
 ): Promise<unknown> {
   return parseBodyText(await readCappedText(body, { maxBytes: input.maxBytes, overflow: 'truncate' }));
 }
+
+/** `readUpstreamBody` that also keeps the text, for an answer forwarded as the vendor wrote it. */
+export async function readUpstreamBodyAndText(
+  body: AsyncIterable<Uint8Array>,
+): Promise<{ text: string; body: unknown }> {
+  const text = await readCappedText(body, { maxBytes: defaultMaxBodyBytes, overflow: 'truncate' });
+  return { text, body: parseBodyText(text) };
+}
