@@ -176,20 +176,20 @@ async function openStorage(stack: AsyncDisposableStack, config: Config, logger: 
   const rateLimiter = redis
     ? createRedisRateLimiter({ redis, keyPrefix: 'gw:' })
     : createMemoryRateLimiter({ nowMs: () => systemClock.nowMs() });
-  return {
-    database,
-    redis,
-    masterKey: masterKey.key,
-    secretBox: createSecretBox(masterKey.key),
-    creditHolds,
-    settlements,
-    rateLimiter,
-  };
   const concurrencyLimiter = redis
     ? createRedisConcurrencyLimiter({ redis, keyPrefix: 'gw:' })
     : createMemoryConcurrencyLimiter();
   const secretBox = createSecretBox(masterKey.key);
-  return { database, redis, secretBox, creditHolds, settlements, rateLimiter, concurrencyLimiter };
+  return {
+    database,
+    redis,
+    masterKey: masterKey.key,
+    secretBox,
+    creditHolds,
+    settlements,
+    rateLimiter,
+    concurrencyLimiter,
+  };
 }
 
 /** Sandbox mode's vendor simulators (loaded only then); the route table points the implicit routes at them. */

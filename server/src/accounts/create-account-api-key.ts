@@ -10,20 +10,15 @@ import type { AccountTerms } from './account-terms.ts';
 import { toApiKeySummary } from './to-api-key-summary.ts';
 
 export type CreateAccountApiKeyDeps = IssueApiKeyDeps &
-  Pick<AccountMailDeps, 'mailer' | 'publicBaseUrl'> & { priceList: Pick<PriceList, 'find'> };
-export type CreateAccountApiKeyDeps = IssueApiKeyDeps & {
-  priceList: Pick<PriceList, 'find'>;
-  accountTerms: Pick<AccountTerms, 'limitsOf'>;
-};
+  Pick<AccountMailDeps, 'mailer' | 'publicBaseUrl'> & {
+    priceList: Pick<PriceList, 'find'>;
+    accountTerms: Pick<AccountTerms, 'limitsOf'>;
+  };
 
 /**
- * Checks the key's limits (expiry in the future, an exact positive cap, known models) and issues it, shown once. The
- * account is mailed that a key was created (its name and hint, never the key), so a key made by someone who took
- * over the session does not go unnoticed.
- */
-/**
  * Checks the key's limits (expiry in the future, an exact positive cap, known models, rate limits no higher than the
- * account's, room for one more key) and issues it, shown once.
+ * account's, room for one more key) and issues it, shown once. The account is mailed that a key was created (its
+ * name and hint, never the key), so a key made by someone who took over the session does not go unnoticed.
  */
 export async function createAccountApiKey(
   deps: CreateAccountApiKeyDeps,

@@ -27,7 +27,7 @@ export function watchSearchFailures(
           deps.alerts.raise(`search:${engine.id}`, {
             kind: 'search-failing',
             failureCount: failuresInARow,
-            engine: searchEngineNames[engine.id],
+            engine: engine.id === 'none' ? 'web search (not configured)' : searchEngineNames[engine.id],
             consoleUrl: deps.consoleUrl,
           });
         }

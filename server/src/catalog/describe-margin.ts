@@ -22,7 +22,7 @@ const inputMillions = 10;
 const outputMillions = 1;
 
 export function describeMargin(input: {
-  kind: 'text' | 'image';
+  kind: 'text' | 'image' | 'embedding';
   price: ModelRates;
   routes: readonly { cost: RouteCost; isHealthy: boolean }[];
   deepestDiscountBasisPoints: number;

@@ -1,5 +1,6 @@
 import { bumpCacheVersion } from '../db/cache-versions.ts';
 import { findModel, updateModelPrice } from '../db/models.ts';
+import type { ModelRow } from '../db/schema.ts';
 import { formatUsd, parseUsdToMicros } from '../lib/money.ts';
 import { toListRates } from '../operator/list-operator-models.ts';
 import { checkAboveCost, listStoredRouteCosts } from '../operator/model-route-costs.ts';

@@ -15,6 +15,7 @@ export const familyVendors = {
   Qwen: 'openrouter',
   Moonshot: 'groq',
   'Black Forest Labs': 'bfl',
+  BAAI: 'together',
 } as const satisfies Record<string, ProviderId>;
 
 export type ModelFamily = keyof typeof familyVendors;
@@ -31,8 +32,6 @@ export type SeedModel = {
   readonly displayName: string;
   /** The vendor family shown on the models page. */
   readonly family: ModelFamily;
-    | 'Black Forest Labs'
-    | 'BAAI';
   /** `embedding`: `/v1/embeddings` models, priced per input token; `contextLength` is the most tokens of one input. */
   readonly kind: 'text' | 'image' | 'embedding';
   readonly contextLength: number;
@@ -61,6 +60,7 @@ export type SeedModel = {
 };
 
 const text = { kind: 'text', supportsTools: true } as const;
+
 const embedding = { kind: 'embedding', supportsTools: false, supportsVision: false, maxOutputTokens: 0 } as const;
 
 /**

@@ -20,7 +20,7 @@ export type ParsedModelRequest = {
  */
 export function parseModelRequest(
   request: CreateModelRequest | UpdateModelRequest,
-  current: { kind: 'text' | 'image'; row: ModelRow | undefined },
+  current: { kind: 'text' | 'image' | 'embedding'; row: ModelRow | undefined },
 ): ParsedModelRequest {
   const changes: ModelChanges = {};
   if (request.display_name !== undefined) changes.display_name = request.display_name;
@@ -47,7 +47,7 @@ export function parseModelRequest(
 
 function parseListPrice(
   request: CreateModelRequest | UpdateModelRequest,
-  current: { kind: 'text' | 'image'; row: ModelRow | undefined },
+  current: { kind: 'text' | 'image' | 'embedding'; row: ModelRow | undefined },
 ): ModelRates {
   const { row } = current;
   const required = (value: string | number | undefined, param: string, known: number | undefined) => {

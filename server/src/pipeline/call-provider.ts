@@ -106,39 +106,12 @@ async function callRoutes<Completion extends { kind: string }>(
       task: 'answer',
     },
     (candidate, { attempt, remainingMs }) =>
-      callRouteWithAdvisoryReasoning(deps, { route: candidate, input, attempt, remainingMs }),
-    (candidate, { attempt, remainingMs }) =>
-      callRoute(deps, { route: candidate, input, attempt, remainingMs, readCompletion }),
+      callRouteWithAdvisoryReasoning(deps, { route: candidate, input, attempt, remainingMs, readCompletion }),
   );
   return { ...answer, route, attemptCount };
 }
 
 type StreamAnswer = { kind: 'stream'; firstChunk: ChatChunk | undefined; chunks: AsyncIterator<ChatChunk> };
-
-type RouteCall = { route: Route; input: CallProviderInput; attempt: TrackedAttempt; remainingMs: number };
-
-async function callRouteWithAdvisoryReasoning(deps: CallProviderDeps, call: RouteCall): Promise<RouteAnswer> {
-  try {
-    return await callRoute(deps, call);
-  } catch (error) {
-    const { request } = call.input;
-    const hasReasoning = request.reasoning_effort !== undefined && request.reasoning_effort !== null;
-    if (call.input.isReasoningAdvisory !== true || !hasReasoning || !isReasoningRefusal(error)) throw error;
-    const withoutReasoning: ChatRequest = { ...request };
-    delete withoutReasoning.reasoning_effort;
-    return callRoute(deps, { ...call, input: { ...call.input, request: withoutReasoning } });
-  }
-}
-
-/** The adapter (before the call) or the vendor (after it) refused the reasoning setting for this model. */
-function isReasoningRefusal(error: unknown): boolean {
-  if (error instanceof InvalidRequestError) return error.param === 'reasoning_effort';
-  return (
-    error instanceof UpstreamFailureError &&
-    error.failure.kind === 'request' &&
-    error.failure.param === 'reasoning_effort'
-  );
-}
 
 /** Reads a whole (non-streamed) 2xx answer into what the caller of `callRoutes` takes. */
 type CompletionReader<Completion> = (input: {
@@ -163,15 +136,43 @@ const relayOrParseCompletion: CompletionReader<
   return { kind: 'completion', completion: adapter.parseResponse({ body, ...input.identity }) };
 };
 
+type RouteCall<Completion> = {
+  route: Route;
+  input: CallProviderInput;
+  attempt: TrackedAttempt;
+  remainingMs: number;
+  readCompletion: CompletionReader<Completion>;
+};
+
+async function callRouteWithAdvisoryReasoning<Completion>(
+  deps: CallProviderDeps,
+  call: RouteCall<Completion>,
+): Promise<Completion | StreamAnswer> {
+  try {
+    return await callRoute(deps, call);
+  } catch (error) {
+    const { request } = call.input;
+    const hasReasoning = request.reasoning_effort !== undefined && request.reasoning_effort !== null;
+    if (call.input.isReasoningAdvisory !== true || !hasReasoning || !isReasoningRefusal(error)) throw error;
+    const withoutReasoning: ChatRequest = { ...request };
+    delete withoutReasoning.reasoning_effort;
+    return callRoute(deps, { ...call, input: { ...call.input, request: withoutReasoning } });
+  }
+}
+
+/** The adapter (before the call) or the vendor (after it) refused the reasoning setting for this model. */
+function isReasoningRefusal(error: unknown): boolean {
+  if (error instanceof InvalidRequestError) return error.param === 'reasoning_effort';
+  return (
+    error instanceof UpstreamFailureError &&
+    error.failure.kind === 'request' &&
+    error.failure.param === 'reasoning_effort'
+  );
+}
+
 async function callRoute<Completion>(
   deps: CallProviderDeps,
-  call: {
-    route: Route;
-    input: CallProviderInput;
-    attempt: TrackedAttempt;
-    remainingMs: number;
-    readCompletion: CompletionReader<Completion>;
-  },
+  call: RouteCall<Completion>,
 ): Promise<Completion | StreamAnswer> {
   const { route, input } = call;
   const httpRequest = (input.adapterFor?.(route) ?? getProviderAdapter(route.provider)).buildRequest({
@@ -186,12 +187,15 @@ async function callRoute<Completion>(
     isStreaming: input.isStreaming,
   });
   const timeouts = routeTimeouts(route, { isStreaming: input.isStreaming, remainingMs: call.remainingMs });
+  if (!input.isStreaming) return requestRoute(deps, { ...call, httpRequest, timeouts, signal: input.signal });
   // The first-byte timeout (already cut to the deadline) runs until a stream's first chunk, not just its headers: a
-  // vendor that answers 200 and then stays silent is failed over like one that never answers.
+  // vendor that answers 200 and then stays silent is failed over like one that never answers. A whole answer has
+  // only the HTTP timeouts, so it needs neither the controller nor the combined signal (both cost per call).
   const attemptController = new AbortController();
-  const firstByteTimer = input.isStreaming
-    ? setTimeout(() => attemptController.abort(createFirstByteTimeoutError()), timeouts.firstByteTimeoutMs)
-    : undefined;
+  const firstByteTimer = setTimeout(
+    () => attemptController.abort(createFirstByteTimeoutError()),
+    timeouts.firstByteTimeoutMs,
+  );
   try {
     return await requestRoute(deps, {
       ...call,

@@ -61,16 +61,8 @@ export async function runChatCompletion(
     sink: ChatSink;
     /** See `CallProviderInput.isReasoningAdvisory`. */
     isReasoningAdvisory?: boolean;
-    /** The usage record's endpoint: legacy `/v1/completions` runs through here too. */
-    endpoint?: Extract<UsageRecordRow['endpoint'], 'chat.completions' | 'completions'>;
-  },
-  input: {
-    caller: Caller;
-    body: unknown;
-    requestId: string;
-    sink: ChatSink;
-    /** The API the call came through, as usage and reports show it; `/v1/messages` runs here too. */
-    endpoint?: Extract<UsageRecordRow['endpoint'], 'chat.completions' | 'messages'>;
+    /** The API the call came through, as usage and reports show it: `/v1/messages` and `/v1/completions` run here too. */
+    endpoint?: Extract<UsageRecordRow['endpoint'], 'chat.completions' | 'completions' | 'messages'>;
   },
 ): Promise<void> {
   const startedAtMs = deps.clock.nowMs();

@@ -36,8 +36,8 @@ export type ApiHandlerDeps = AuthHandlerDeps &
   OperatorRouteHandlerDeps &
   TopUpHandlerDeps &
   OperatorPaymentHandlerDeps &
-  OperatorModelHandlerDeps & { openApiDocument: Record<string, unknown> };
-OperatorPaymentHandlerDeps & AccountEmailHandlerDeps & { openApiDocument: Record<string, unknown> };
+  OperatorModelHandlerDeps &
+  AccountEmailHandlerDeps & { openApiDocument: Record<string, unknown> };
 
 /** The handler of every endpoint in `contract/api-endpoints.ts`, grouped by what they need. */
 export function createApiHandlers(deps: ApiHandlerDeps): ApiHandlers {

@@ -4,13 +4,14 @@ import { runEmbeddings, type EmbeddingsDeps } from '../../embeddings/run-embeddi
 import type { RateLimiter } from '../../limits/rate-limiter.ts';
 import { authenticate, type AuthenticateDeps } from '../../pipeline/authenticate.ts';
 import { checkRateLimit } from '../../pipeline/check-rate-limit.ts';
+import { takeCallSlot, type TakeCallSlotDeps } from '../../pipeline/take-call-slot.ts';
 import { readAuthHeaders } from '../read-auth-headers.ts';
 
 export type EmbeddingsRouteDeps = AuthenticateDeps &
-  EmbeddingsDeps & {
+  EmbeddingsDeps &
+  TakeCallSlotDeps & {
     rateLimiter: RateLimiter;
-    defaultRequestsPerMinute: number;
-    accountTerms: Pick<AccountTerms, 'priceModel' | 'requestsPerMinute' | 'tokensPerMinute'>;
+    accountTerms: Pick<AccountTerms, 'limitsOf'>;
   };
 
 /** `POST /v1/embeddings`: OpenAI's embeddings API over every embedding model, billed per input token. */
@@ -18,6 +19,7 @@ export function registerEmbeddingRoutes(app: FastifyInstance, deps: EmbeddingsRo
   app.post('/v1/embeddings', async (request, reply) => {
     const caller = await authenticate(deps, readAuthHeaders(request));
     reply.headers(await checkRateLimit(deps, caller));
+    await using _slot = await takeCallSlot(deps, { caller, requestId: request.id });
     const controller = new AbortController();
     reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the connection.'));
