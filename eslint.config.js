@@ -136,7 +136,7 @@ const folderAllowLists = {
   },
   cli: {
     allowed: [...leaves, 'accounts', 'catalog', 'config', 'db', 'images', 'operator'],
-    allowed: [...leaves, 'accounts', 'audit', 'catalog', 'config', 'db', 'images'],
+    allowed: [...leaves, 'accounts', 'audit', 'catalog', 'config', 'db', 'images', 'operator'],
     why: 'the CLI works on the domain, not through http',
   },
 };
