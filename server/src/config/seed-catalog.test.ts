@@ -46,7 +46,7 @@ test('every genai-prices lookup resolves to a priced model of the named provider
   }
 });
 
-test('every model has a list price: per token for text, per request for images', () => {
+test('every model has a list price: per token for text and embeddings, per request for images', () => {
   for (const model of seedCatalog) {
     const price = findListPrice(model);
     if (model.kind === 'text') {
@@ -56,6 +56,9 @@ test('every model has a list price: per token for text, per request for images',
         `${model.id}: cached input is not cheaper`,
       );
       assert.ok(model.contextLength > 0 && model.maxOutputTokens > 0, `${model.id}: no context or output limit`);
+    } else if (model.kind === 'embedding') {
+      assert.ok(price.inputRateMicros > 0 && price.outputRateMicros === 0, `${model.id}: no input-token price`);
+      assert.ok(model.contextLength > 0, `${model.id}: no input limit`);
     } else {
       assert.ok(price.perRequestMicros !== null && price.perRequestMicros > 0, `${model.id}: no per-image price`);
     }
@@ -89,6 +92,9 @@ test('a new install prices every model at its route cost plus the markup and giv
       if (seed.kind === 'text') {
         assert.equal(model.inputRateMicros, marked(model.listInputRateMicros), seed.id);
         assert.equal(model.outputRateMicros, marked(model.listOutputRateMicros), seed.id);
+      } else if (seed.kind === 'embedding') {
+        assert.equal(model.inputRateMicros, marked(model.listInputRateMicros), seed.id);
+        assert.equal(model.outputRateMicros, 0, seed.id);
       } else {
         assert.ok(model.perRequestMicros !== null && model.listPerRequestMicros !== null, seed.id);
         assert.equal(model.perRequestMicros, marked(model.listPerRequestMicros), seed.id);
