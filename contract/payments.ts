@@ -104,7 +104,7 @@ export const topUpListQuerySchema = z.object({
 
 /** `GET /api/operator/payments`: each filter optional; `from`/`to` are ISO dates or times (from inclusive, to exclusive). */
 export const operatorPaymentQuerySchema = topUpListQuerySchema.extend({
-  provider: z.enum(['yookassa', 'stripe', 'cloudpayments', 'tron']).optional(),
+  provider: z.enum(['yookassa', 'stripe', 'cloudpayments', 'tron', 'nowpayments']).optional(),
   method: paymentMethodSchema.optional(),
   status: topUpStatusSchema.optional(),
   user_id: z.string().min(1).max(100).optional(),
