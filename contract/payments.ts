@@ -104,7 +104,7 @@ export const topUpListQuerySchema = z.object({
 
 /** `GET /api/operator/payments`: each filter optional; `from`/`to` are ISO dates or times (from inclusive, to exclusive). */
 export const operatorPaymentQuerySchema = topUpListQuerySchema.extend({
-  provider: z.enum(['yookassa', 'stripe', 'cloudpayments', 'tron']).optional(),
+  provider: z.enum(['yookassa', 'stripe', 'cloudpayments', 'tron', 'nowpayments']).optional(),
   method: paymentMethodSchema.optional(),
   status: topUpStatusSchema.optional(),
   user_id: z.string().min(1).max(100).optional(),
@@ -121,6 +121,21 @@ export const operatorPaymentSchema = topUpOrderSchema.extend({
   transitions: z.array(
     z.object({ from: topUpStatusSchema.nullable(), to: topUpStatusSchema, cause: z.string(), at: z.string() }),
   ),
+  /** For a USDT order watched on chain: the child index of its address under the operator's xpub (m/…/0/index). */
+  derivation_index: z.number().int().nullable().optional(),
+  /** For a USDT order: each credited transfer, its transaction id linked to a block explorer. */
+  crypto_transfers: z
+    .array(
+      z.object({
+        tx_id: z.string(),
+        explorer_url: z.string().nullable(),
+        amount_micro: z.number().int(),
+        credited_usd: z.number(),
+        is_late: z.boolean(),
+        credited_at: z.string(),
+      }),
+    )
+    .optional(),
 });
 export type OperatorPayment = z.infer<typeof operatorPaymentSchema>;
 

@@ -56,6 +56,8 @@ export type RunningGateway = {
   deps: AppDeps;
   /** The TronGrid simulator in payment sandbox mode (tests send USDT transfers there). */
   sandboxTronGridUrl: string | undefined;
+  /** The NOWPayments simulator in payment sandbox mode with USDT_WAY=processor (tests pay USDT there). */
+  sandboxNowPaymentsUrl: string | undefined;
   /** Stops accepting, lets in-flight requests finish (up to the grace period), then closes everything. */
   close: () => Promise<void>;
 };
@@ -98,9 +100,12 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     );
     const app = await startApp(stack, { config, deps, onClosing: () => (isShuttingDown = true) });
     const metricsUrl = await startMetricsAddress(stack, { config, logger, metrics });
+    let sandboxNowPaymentsUrl: string | undefined;
     if (payments.isPaymentSandbox) {
       // The payment simulators notify this gateway, so they start once it listens.
-      stack.adopt(await startSandboxPayments({ ...payments, gatewayUrl: app.url }), (running) => running.close());
+      const sandbox = await startSandboxPayments({ ...payments, gatewayUrl: app.url });
+      stack.adopt(sandbox, (running) => running.close());
+      sandboxNowPaymentsUrl = sandbox.nowPaymentsSimulator?.url;
     }
     const owned = stack.move();
     let closing: Promise<void> | undefined;
@@ -111,6 +116,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
       simulator,
       deps,
       sandboxTronGridUrl: payments.sandboxTronGridUrl,
+      sandboxNowPaymentsUrl,
       // Closing twice (a signal and a test's clean-up) closes once.
       close: () => (closing ??= owned.disposeAsync()),
     };

@@ -17,6 +17,12 @@ import { createUpstreamAgent } from './upstream/create-upstream-agent.ts';
 import { scheduleRenewals } from './subscriptions/schedule-renewals.ts';
 import { sandboxUsdtTron, startTronWatching } from './start-tron-watching.ts';
 import { parseTronXpub } from './payments/providers/tron/tron-address.ts';
+import { createNowPaymentsDepositStore } from './payments/create-nowpayments-deposit-store.ts';
+import {
+  createNowPaymentsProvider,
+  type NowPaymentsDepositStore,
+} from './payments/providers/nowpayments/nowpayments-provider.ts';
+import { nowPaymentsApiRoot } from './payments/providers/nowpayments/nowpayments-api.ts';
 
 /** What the top-up routes need from the composition root. */
 export type RunningPayments = {
@@ -27,6 +33,9 @@ export type RunningPayments = {
   isPaymentSandbox: boolean;
   /** The TronGrid simulator's address in payment sandbox mode (tests and the sandbox site send transfers there). */
   sandboxTronGridUrl: string | undefined;
+  /** Which way serves USDT; in sandbox mode `processor` starts the NOWPayments simulator (start-sandbox-payments.ts). */
+  usdtWay: 'direct' | 'processor';
+  cryptoDepositStore: NowPaymentsDepositStore;
   topUpReturnUrl: string;
   /** Each provider's notifications go to `<webhookBaseUrl>/<provider id>` (shown in the operator console). */
   webhookBaseUrl: string;
@@ -72,7 +81,12 @@ export async function startPayments(input: {
   const tronGridSimulator = settings.isSandbox
     ? await (await import('../../simulators/payments/trongrid/start-trongrid-simulator.ts')).startTronGridSimulator()
     : undefined;
-  const usdtTron = tronGridSimulator ? sandboxUsdtTron(tronGridSimulator.url) : settings.usdtTron;
+  const usdtTron =
+    settings.usdtWay !== 'direct'
+      ? undefined
+      : tronGridSimulator
+        ? sandboxUsdtTron(tronGridSimulator.url)
+        : settings.usdtTron;
   const tronWatching = usdtTron
     ? startTronWatching({
         config: usdtTron,
@@ -84,6 +98,19 @@ export async function startPayments(input: {
       })
     : undefined;
   if (tronWatching) paymentProviders.add(tronWatching.provider);
+  const cryptoDepositStore = createNowPaymentsDepositStore({ db: input.db, clock: systemClock });
+  if (!settings.isSandbox && settings.usdtWay === 'processor' && settings.nowPayments) {
+    paymentProviders.add(
+      createNowPaymentsProvider({
+        ...settings.nowPayments,
+        apiBaseUrl: nowPaymentsApiRoot,
+        ipnCallbackUrl: `${config.publicBaseUrl}/webhooks/nowpayments`,
+        store: cryptoDepositStore,
+        http: paymentHttp,
+        isSandbox: false,
+      }),
+    );
+  }
   for (const provider of paymentProviders.list) {
     logger.info(
       { provider: provider.id, url: `${config.publicBaseUrl}/webhooks/${provider.id}`, isSandbox: provider.isSandbox },
@@ -117,6 +144,8 @@ export async function startPayments(input: {
     topUps: { minimumMinorUnits: settings.minimumMinorUnits, orderTtlMs: settings.orderTtlMs },
     isPaymentSandbox: settings.isSandbox,
     sandboxTronGridUrl: tronGridSimulator?.url,
+    usdtWay: settings.usdtWay,
+    cryptoDepositStore,
     topUpReturnUrl: `${config.publicBaseUrl}/billing/return`,
     webhookBaseUrl: `${config.publicBaseUrl}/webhooks`,
     onBalancesChanged,

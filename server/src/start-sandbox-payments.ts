@@ -5,6 +5,11 @@ import type { PaymentProviders } from './payments/payment-providers.ts';
 import { createCloudPaymentsProvider } from './payments/providers/cloudpayments/cloudpayments-provider.ts';
 import { createStripeProvider } from './payments/providers/stripe/stripe-provider.ts';
 import { createYooKassaProvider } from './payments/providers/yookassa/yookassa-provider.ts';
+import {
+  createNowPaymentsProvider,
+  type NowPaymentsDepositStore,
+} from './payments/providers/nowpayments/nowpayments-provider.ts';
+import type { NowPaymentsSimulator } from '../../simulators/payments/nowpayments/start-nowpayments-simulator.ts';
 
 /**
  * Payment sandbox mode: starts each provider's simulator (loaded only here, by dynamic import) with throwaway
@@ -15,7 +20,9 @@ export async function startSandboxPayments(input: {
   gatewayUrl: string;
   paymentHttp: PaymentHttp;
   paymentProviders: PaymentProviders;
-}): Promise<{ close: () => Promise<void> }> {
+  usdtWay: 'direct' | 'processor';
+  cryptoDepositStore: NowPaymentsDepositStore;
+}): Promise<{ close: () => Promise<void>; nowPaymentsSimulator?: NowPaymentsSimulator }> {
   const secret = () => randomBytes(16).toString('hex');
   const notificationUrl = (id: string) => `${input.gatewayUrl}/webhooks/${id}`;
   const common = { isSandbox: true, http: input.paymentHttp, clock: systemClock };
@@ -40,9 +47,37 @@ export async function startSandboxPayments(input: {
   input.paymentProviders.add(
     createCloudPaymentsProvider({ ...common, ...cloudPayments, apiBaseUrl: cloudPaymentsSimulator.url }),
   );
+  const nowPayments = input.usdtWay === 'processor' ? await startSandboxNowPayments({ ...input, secret }) : undefined;
   return {
     close: async () => {
       await Promise.all([yookassaSimulator.close(), stripeSimulator.close(), cloudPaymentsSimulator.close()]);
+      await nowPayments?.close();
     },
+    ...(nowPayments ? { nowPaymentsSimulator: nowPayments } : {}),
   };
+}
+
+/** The NOWPayments simulator (USDT through a processor), its IPNs to this gateway's `/webhooks/nowpayments`. */
+async function startSandboxNowPayments(input: {
+  gatewayUrl: string;
+  paymentHttp: PaymentHttp;
+  paymentProviders: PaymentProviders;
+  cryptoDepositStore: NowPaymentsDepositStore;
+  secret: () => string;
+}): Promise<NowPaymentsSimulator> {
+  const credentials = { apiKey: input.secret(), ipnSecret: input.secret() };
+  const { startNowPaymentsSimulator } =
+    await import('../../simulators/payments/nowpayments/start-nowpayments-simulator.ts');
+  const simulator = await startNowPaymentsSimulator(credentials);
+  input.paymentProviders.add(
+    createNowPaymentsProvider({
+      ...credentials,
+      apiBaseUrl: simulator.url,
+      ipnCallbackUrl: `${input.gatewayUrl}/webhooks/nowpayments`,
+      store: input.cryptoDepositStore,
+      http: input.paymentHttp,
+      isSandbox: true,
+    }),
+  );
+  return simulator;
 }

@@ -57,6 +57,10 @@ export const paymentEnvironmentShape = {
   PAYMENT_METHOD_PROVIDERS: methodProvidersSchema,
   /** The account-level extended public key (m/44'/195'/0') USDT deposit addresses derive from (docs/payments.md §USDT). */
   USDT_TRON_XPUB: z.string().min(1).optional(),
+  NOWPAYMENTS_API_KEY: z.string().min(1).optional(),
+  NOWPAYMENTS_IPN_SECRET: z.string().min(1).optional(),
+  /** How USDT (TRC20) is taken: watching TRON directly (`direct`) or through NOWPayments (`processor`). */
+  USDT_WAY: z.enum(['direct', 'processor']).optional(),
   TRONGRID_URL: z.url({ protocol: /^https?$/ }).default('https://api.trongrid.io'),
   TRONGRID_API_KEY: z.string().min(1).optional(),
   /** USDT asked per 1 USD of credit (1 = at par), locked on each order. */
@@ -107,6 +111,9 @@ type PaymentEnvironment = {
   PAYMENT_SANDBOX: 'on' | 'off' | 'auto';
   PAYMENT_METHOD_PROVIDERS: MethodProviders;
   USDT_TRON_XPUB?: string | undefined;
+  NOWPAYMENTS_API_KEY?: string | undefined;
+  NOWPAYMENTS_IPN_SECRET?: string | undefined;
+  USDT_WAY?: 'direct' | 'processor' | undefined;
   TRONGRID_URL: string;
   TRONGRID_API_KEY?: string | undefined;
   USDT_PER_USD: number;
@@ -134,6 +141,9 @@ export type PaymentConfig = {
   readonly methodProviders: MethodProviders;
   /** USDT on TRON watched directly (set by USDT_TRON_XPUB); the xpub is checked when payments start. */
   readonly usdtTron: UsdtTronConfig | undefined;
+  readonly nowPayments: { readonly apiKey: string; readonly ipnSecret: string } | undefined;
+  /** Which way serves `usdt_trc20`: USDT_WAY, else direct when an xpub is set, else the processor when it is set. */
+  readonly usdtWay: 'direct' | 'processor';
   /** The smallest top-up per currency, in minor units (kopecks, cents). */
   readonly minimumMinorUnits: { readonly RUB: number; readonly USD: number };
   readonly orderTtlMs: number;
@@ -182,8 +192,13 @@ export function readPaymentConfig(values: PaymentEnvironment): PaymentConfig {
           pollIntervalMs: values.USDT_TRON_POLL_SECONDS * 1000,
           watchWindowMs: values.USDT_TRON_WATCH_HOURS * 3_600_000,
         });
+  const nowPayments = pair(values.NOWPAYMENTS_API_KEY, values.NOWPAYMENTS_IPN_SECRET, ['apiKey', 'ipnSecret']);
   const hasCredential =
-    yookassa !== undefined || stripe !== undefined || cloudPayments !== undefined || usdtTron !== undefined;
+    yookassa !== undefined ||
+    stripe !== undefined ||
+    cloudPayments !== undefined ||
+    usdtTron !== undefined ||
+    nowPayments !== undefined;
   const [whole = '0', fraction = ''] = values.FX_MARKUP_PERCENT.split('.');
   return Object.freeze({
     isSandbox: values.PAYMENT_SANDBOX === 'on' || (values.PAYMENT_SANDBOX === 'auto' && !hasCredential),
@@ -193,6 +208,8 @@ export function readPaymentConfig(values: PaymentEnvironment): PaymentConfig {
     cloudPayments,
     methodProviders: values.PAYMENT_METHOD_PROVIDERS,
     usdtTron,
+    nowPayments,
+    usdtWay: values.USDT_WAY ?? (usdtTron === undefined && nowPayments !== undefined ? 'processor' : 'direct'),
     minimumMinorUnits: Object.freeze({ RUB: values.TOP_UP_MIN_RUB, USD: values.TOP_UP_MIN_USD }),
     orderTtlMs: values.TOP_UP_ORDER_TTL_MINUTES * 60_000,
     fx: Object.freeze({

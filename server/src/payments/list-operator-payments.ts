@@ -3,6 +3,9 @@ import type { Database } from '../db/database.ts';
 import { listTopUpOrderTransitions } from '../db/top-up-order-transitions.ts';
 import { findTopUpOrder, listTopUpOrders } from '../db/top-up-orders.ts';
 import { NotFoundError } from '../errors/not-found-error.ts';
+import { findCryptoDeposit, listCryptoDepositTransfers } from '../db/crypto-deposits.ts';
+import { microsToUsd } from '../lib/money.ts';
+import { toCryptoDepositView } from './with-crypto-deposit.ts';
 import { toOperatorPayment } from './to-top-up-order-view.ts';
 
 /** The operator's payments list: every filter optional, newest first, paged by the last id seen. */
@@ -35,5 +38,22 @@ export async function listOperatorPayments(
 export async function getOperatorPayment(deps: { db: Database }, orderId: string): Promise<OperatorPayment> {
   const order = await findTopUpOrder(deps.db, orderId);
   if (!order) throw new NotFoundError(`There is no top-up \`${orderId}\`.`);
-  return toOperatorPayment(order, await listTopUpOrderTransitions(deps.db, orderId));
+  const payment = toOperatorPayment(order, await listTopUpOrderTransitions(deps.db, orderId));
+  const deposit = await findCryptoDeposit(deps.db, orderId);
+  if (!deposit) return payment;
+  const transfers = await listCryptoDepositTransfers(deps.db, orderId);
+  return {
+    ...payment,
+    crypto_deposit: toCryptoDepositView(deposit),
+    derivation_index: deposit.derivation_index,
+    crypto_transfers: transfers.map((transfer) => ({
+      tx_id: transfer.tx_id,
+      // Tronscan shows a TRON transaction by its id; a processor's payment id is no chain transaction.
+      explorer_url: deposit.way === 'tron' ? `https://tronscan.org/#/transaction/${transfer.tx_id}` : null,
+      amount_micro: Number(transfer.amount_micro_usdt),
+      credited_usd: microsToUsd(Number(transfer.credited_micros)),
+      is_late: transfer.is_late === 1,
+      credited_at: new Date(Number(transfer.credited_at)).toISOString(),
+    })),
+  };
 }

@@ -5,7 +5,7 @@
  */
 
 /** Every payment provider the gateway can use; one folder each under `payments/providers/`. */
-export type PaymentProviderId = 'yookassa' | 'stripe' | 'cloudpayments' | 'tron';
+export type PaymentProviderId = 'yookassa' | 'stripe' | 'cloudpayments' | 'tron' | 'nowpayments';
 
 /** What a user picks on the top-up panel. */
 export type PaymentMethodId = 'card_rub' | 'sbp' | 'yoo_money' | 'card_usd' | 'usdt_trc20';

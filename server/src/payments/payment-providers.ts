@@ -19,6 +19,7 @@ export const paymentProviderIds = [
   'stripe',
   'cloudpayments',
   'tron',
+  'nowpayments',
 ] as const satisfies readonly PaymentProviderId[];
 export const paymentMethodIds = [
   'card_rub',

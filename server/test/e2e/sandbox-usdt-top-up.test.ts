@@ -70,6 +70,61 @@ describe('a sandbox gateway takes USDT (TRC20) top-ups by watching the TronGrid 
   });
 });
 
+describe('a sandbox gateway takes USDT (TRC20) top-ups through the NOWPayments simulator', () => {
+  let gateway: TestGateway;
+
+  before(async () => {
+    gateway = await startTestGateway({ environment: { WELCOME_BALANCE_USD: '0', USDT_WAY: 'processor' } });
+  });
+  after(async () => gateway.close());
+
+  test('order → processor address and amount → partial IPN → final IPN → balance credited once in all', async () => {
+    const nowPaymentsUrl = gateway.gateway.sandboxNowPaymentsUrl;
+    assert.ok(nowPaymentsUrl);
+    const session = await signUp(gateway.url, { email: 'usdt-processor@example.com' });
+    const created = await callApi(gateway.url, '/api/top-ups', {
+      session,
+      body: { method: 'usdt_trc20', currency: 'USD', amount_minor: 2000 },
+    });
+    assert.equal(created.status, 201, created.text);
+    const { order } = created.json as CreatedTopUp;
+    assert.equal(order.provider, 'nowpayments');
+    assert.equal(order.crypto_deposit?.amount, '20');
+    const paymentId = await findPaymentId(gateway, order.id);
+    const pay = (amount: string) =>
+      fetch(`${nowPaymentsUrl}/_simulator/payments/${paymentId}/pay`, {
+        method: 'POST',
+        body: JSON.stringify({ amount }),
+      });
+    assert.equal((await pay('12.5')).status, 200);
+    const partial = await waitForOrder(gateway, session, order.id, (view) => view.status === 'partially_paid');
+    assert.equal(partial.status, 'partially_paid');
+    assert.equal(await readBalanceMicros(gateway, session), 12_500_000);
+    assert.equal((await pay('7.5')).status, 200);
+    const paid = await waitForOrder(gateway, session, order.id, (view) => view.status === 'succeeded');
+    assert.equal(paid.crypto_deposit?.stage, 'credited');
+    assert.equal(await readBalanceMicros(gateway, session), 20_000_000);
+    const forged = await fetch(`${gateway.gateway.url}/webhooks/nowpayments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-nowpayments-sig': 'f'.repeat(128) },
+      body: JSON.stringify({ payment_id: Number(paymentId), payment_status: 'finished', actually_paid: 1000 }),
+    });
+    assert.equal(forged.status, 400);
+    assert.equal(await readBalanceMicros(gateway, session), 20_000_000, 'a forged IPN credits nothing');
+    await assertLedgerBalanced(gateway.gateway.database.db);
+  });
+});
+
+async function findPaymentId(gateway: TestGateway, orderId: string): Promise<string> {
+  const row = await gateway.gateway.database.db
+    .selectFrom('top_up_orders')
+    .select('provider_payment_id')
+    .where('id', '=', orderId)
+    .executeTakeFirst();
+  assert.ok(row?.provider_payment_id);
+  return row.provider_payment_id;
+}
+
 test('start-up refuses a malformed operator xpub with a message naming the setting', async () => {
   await assert.rejects(
     startTestGateway({ environment: { PAYMENT_SANDBOX: 'off', USDT_TRON_XPUB: 'xpub6-not-a-key' } }),

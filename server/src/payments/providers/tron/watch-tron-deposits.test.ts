@@ -19,6 +19,7 @@ import { cryptoIds } from '../../../lib/ids.ts';
 import { createPaymentHttp } from '../../create-payment-http.ts';
 import { createTopUpOrder, type CreateTopUpOrderDeps } from '../../create-top-up-order.ts';
 import { createTronDepositStore } from '../../create-tron-deposit-store.ts';
+import { getOperatorPayment } from '../../list-operator-payments.ts';
 import { createPaymentProviders } from '../../payment-providers.ts';
 import { syncTopUpOrder } from '../../sync-top-up-order.ts';
 import { deriveTronAddress, parseTronXpub } from './tron-address.ts';
@@ -125,6 +126,13 @@ for (const kind of databaseKinds) {
       assert.deepEqual(
         transfers.map((row) => [row.tx_id, row.amount_micro_usdt]),
         [[tx, 10_000_000]],
+      );
+      const operatorView = await getOperatorPayment({ db: handle.db }, first.orderId);
+      assert.equal(operatorView.derivation_index, first.deposit.derivation_index);
+      assert.equal(operatorView.crypto_deposit?.address, first.address);
+      assert.deepEqual(
+        operatorView.crypto_transfers?.map((row) => [row.explorer_url, row.credited_usd]),
+        [[`https://tronscan.org/#/transaction/${tx}`, 10]],
       );
       await assertLedgerBalanced(handle.db);
     });
