@@ -14,6 +14,7 @@ import * as disabledImplicitRoutes from './migrations/0015-disabled-implicit-rou
 import * as topUpOrders from './migrations/0020-top-up-orders.ts';
 import * as accountEmail from './migrations/0050-account-email.ts';
 import * as accountAlerts from './migrations/0051-account-alerts.ts';
+import * as accountDeletion from './migrations/0052-account-deletion.ts';
 
 /** Forward-only migrations, in order. Written with Kysely's schema builder so one file serves SQLite and PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0020-top-up-orders': topUpOrders,
   '0050-account-email': accountEmail,
   '0051-account-alerts': accountAlerts,
+  '0052-account-deletion': accountDeletion,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -9,6 +9,8 @@ export const conflictCodes = [
   'subscription_ended',
   'idempotency_key_reused',
   'already_credited',
+  'payment_in_flight',
+  'balance_remaining',
   'not_refundable',
 ] as const;
 export type ConflictCode = (typeof conflictCodes)[number];
