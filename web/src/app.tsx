@@ -18,6 +18,8 @@ import { ModelsPage } from './routes/models-page.tsx';
 import { NotFoundPage } from './routes/not-found-page.tsx';
 import { SignInPage } from './routes/sign-in-page.tsx';
 import { SignUpPage } from './routes/sign-up-page.tsx';
+import { ForgotPasswordPage, ResetPasswordPage } from './routes/password-reset-pages.tsx';
+import { VerifyEmailPage } from './routes/verify-email-page.tsx';
 
 const pages = {
   home: HomePage,
@@ -29,6 +31,9 @@ const pages = {
   chat: ChatPage,
   chatEncryption: ChatEncryptionPage,
   operator: OperatorConsolePage,
+  verifyEmail: VerifyEmailPage,
+  forgotPassword: ForgotPasswordPage,
+  resetPassword: ResetPasswordPage,
   notFound: NotFoundPage,
 } as const satisfies Record<RouteId, () => ReactNode>;
 

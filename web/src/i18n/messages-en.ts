@@ -1,4 +1,5 @@
 import { enAccount } from './messages-en-account.ts';
+import { enAccountEmail } from './messages-en-email.ts';
 import { enChat } from './messages-en-chat.ts';
 
 /**
@@ -134,6 +135,7 @@ export const en = {
     modelsNote: 'Any model id from the models page works in the model field.',
   },
   ...enAccount,
+  ...enAccountEmail,
   ...enChat,
   notFound: {
     title: 'Page not found',

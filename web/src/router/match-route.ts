@@ -9,6 +9,9 @@ export const routeIds = [
   'chat',
   'chatEncryption',
   'operator',
+  'verifyEmail',
+  'forgotPassword',
+  'resetPassword',
   'notFound',
 ] as const;
 export type RouteId = (typeof routeIds)[number];
@@ -24,6 +27,9 @@ export const routePaths = {
   chat: '/chat',
   chatEncryption: '/chat/encryption',
   operator: '/operator',
+  verifyEmail: '/verify-email',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
 } as const satisfies Record<Exclude<RouteId, 'notFound'>, string>;
 
 /** The page for a path; a trailing slash is ignored, and anything unknown is `notFound`. */
