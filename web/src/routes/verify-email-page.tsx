@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { apiEndpoints } from '../../../contract/api-endpoints.ts';
 import { callEndpoint } from '../api/call-endpoint.ts';
 import { describeLinkError } from '../features/account-email/describe-link-error.ts';
+import { useSession } from '../features/auth/session-provider.tsx';
 import { useI18n } from '../i18n/i18n-provider.tsx';
 import { Link } from '../router/link.tsx';
 import { routePaths } from '../router/match-route.ts';
@@ -20,17 +21,19 @@ export function VerifyEmailPage() {
   const [state, setState] = useState<State>(
     token === '' ? { kind: 'failed', message: text.missingToken } : { kind: 'working' },
   );
+  // A browser signed in to this gateway must send its CSRF token with the POST: wait until the session is known.
+  const isSessionKnown = useSession().state.status !== 'loading';
   // A link works once: React's development double effects must not spend it twice.
   const hasStarted = useRef(false);
   useEffect(() => {
-    if (token === '' || hasStarted.current) return;
+    if (token === '' || !isSessionKnown || hasStarted.current) return;
     hasStarted.current = true;
     callEndpoint(apiEndpoints.verifyEmail, { body: { token } })
       .then((verified) => setState({ kind: 'done', welcomeUsd: verified.welcome_credited_usd }))
       .catch((caught: unknown) =>
         setState({ kind: 'failed', message: describeLinkError(caught, text, messages.auth) }),
       );
-  }, [token, text, messages.auth]);
+  }, [token, isSessionKnown, text, messages.auth]);
 
   return (
     <div className="page container container--narrow">
