@@ -1,6 +1,8 @@
 import { operatorErrors, sessionErrors, type ApiEndpoint } from './api-endpoint.ts';
 import {
+  accountExportSchema,
   alertSettingsSchema,
+  deleteAccountRequestSchema,
   forgotPasswordRequestSchema,
   linkTokenRequestSchema,
   outboxQuerySchema,
@@ -102,6 +104,29 @@ export const accountEmailEndpoints = {
       json: { name: 'AlertSettings', schema: alertSettingsSchema },
     },
     errors: { ...sessionErrors, '400': 'An amount with more than 6 decimals' },
+  },
+  exportAccountData: {
+    method: 'get',
+    path: '/api/me/export',
+    summary: 'Everything the gateway holds about the account: the account, its keys (no secrets) and its usage',
+    auth: 'session',
+    response: { status: 200, description: 'The export', json: { name: 'AccountExport', schema: accountExportSchema } },
+    errors: sessionErrors,
+  },
+  deleteAccount: {
+    method: 'post',
+    path: '/api/me/delete',
+    summary:
+      'Delete the account: address and password erased, keys and sessions ended; a balance is forfeited or left for a refund',
+    auth: 'session',
+    body: { name: 'DeleteAccountRequest', schema: deleteAccountRequestSchema },
+    response: { status: 204, description: 'Deleted and signed out' },
+    errors: {
+      ...sessionErrors,
+      '400': 'Wrong password (`incorrect_password`), or an operator account',
+      '409':
+        'A top-up may still be paid (`payment_in_flight`), or a balance remains and `balance` is not given (`balance_remaining`)',
+    },
   },
   listOutbox: {
     method: 'get',

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { apiKeySchema } from './api-keys.ts';
 import { challengeAnswerSchema } from './auth.ts';
+import { usageRecordSchema } from './usage.ts';
 
 /** `GET /api/auth/challenge`: an ALTCHA v1 challenge; find `n` ≤ `maxnumber` with SHA-256(`salt` + n) = `challenge`. */
 export const signUpChallengeSchema = z.object({
@@ -66,3 +68,34 @@ export const alertSettingsSchema = z.object({
   low_balance_usd: z.number().min(0).max(1_000_000).nullable(),
 });
 export type AlertSettings = z.infer<typeof alertSettingsSchema>;
+
+/**
+ * `POST /api/me/delete`. `balance`: what becomes of a remaining balance, required when there is one: `forfeit` (it
+ * is given up, never refunded) or `leave_for_refund` (it stays on the deleted account for the operator to refund).
+ */
+export const deleteAccountRequestSchema = z.object({
+  password: z.string().max(1024),
+  balance: z.enum(['forfeit', 'leave_for_refund']).optional(),
+});
+export type DeleteAccountRequest = z.infer<typeof deleteAccountRequestSchema>;
+
+/** `GET /api/me/export`: what the gateway holds about the account. Keys without secrets; usage without any text. */
+export const accountExportSchema = z.object({
+  exported_at: z.string(),
+  account: z.object({
+    id: z.string(),
+    email: z.string(),
+    role: z.enum(['user', 'admin']),
+    status: z.enum(['active', 'blocked']),
+    locale: z.string(),
+    created_at: z.string(),
+    email_verified_at: z.string().nullable(),
+    balance_usd: z.number(),
+    low_balance_alert_usd: z.number().nullable(),
+  }),
+  api_keys: z.array(apiKeySchema.extend({ revoked_at: z.string().nullable() })),
+  usage: z.array(usageRecordSchema),
+  /** True when the account has more usage records than an export holds (the newest are exported). */
+  is_usage_truncated: z.boolean(),
+});
+export type AccountExport = z.infer<typeof accountExportSchema>;

@@ -44,7 +44,7 @@ import type { RunningSimulator } from '../../simulators/start-simulator.ts';
 import { renewSubscriptions } from './subscriptions/renew-subscriptions.ts';
 import { renewalIntervalMs, scheduleRenewals } from './subscriptions/schedule-renewals.ts';
 import { startAccountMail, type AccountMail } from './start-account-mail.ts';
-import { startAlerts } from './start-alerts.ts';
+import { startAccountJobs } from './start-account-jobs.ts';
 
 export type RunningGateway = {
   url: string;
@@ -79,7 +79,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     const caches = await loadCaches({ config, logger, storage, simulatorUrl: simulator?.url });
     const metrics = createHttpMetrics();
     const upstreams = await connectUpstreams(stack, { config, logger, metrics, simulatorUrl: simulator?.url });
-    const alerting = startAlerts(stack, {
+    const alerting = startAccountJobs(stack, {
       logger,
       db: storage.database.db,
       mailer: accountMail.mailer,
@@ -87,6 +87,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
       routing: upstreams.routing,
       routeTable: caches.routeTable,
       searchEngine: upstreams.searchEngine,
+      usageRetentionDays: config.accounts.usageRetentionDays,
     });
     startBackgroundJobs(stack, { logger, storage, caches });
     const payments = stack.adopt(

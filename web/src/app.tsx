@@ -20,6 +20,8 @@ import { SignInPage } from './routes/sign-in-page.tsx';
 import { SignUpPage } from './routes/sign-up-page.tsx';
 import { TopUpReceiptPage } from './features/top-up/top-up-receipt-page.tsx';
 import { TopUpReturnPage } from './features/top-up/top-up-return-page.tsx';
+import { ForgotPasswordPage, ResetPasswordPage } from './routes/password-reset-pages.tsx';
+import { VerifyEmailPage } from './routes/verify-email-page.tsx';
 
 const pages = {
   home: HomePage,
@@ -33,6 +35,9 @@ const pages = {
   operator: OperatorConsolePage,
   topUpReturn: TopUpReturnPage,
   topUpReceipt: TopUpReceiptPage,
+  verifyEmail: VerifyEmailPage,
+  forgotPassword: ForgotPasswordPage,
+  resetPassword: ResetPasswordPage,
   notFound: NotFoundPage,
 } as const satisfies Record<RouteId, () => ReactNode>;
 

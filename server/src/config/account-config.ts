@@ -31,6 +31,7 @@ export const accountEnvironmentShape = {
   SIGNUPS_PER_ADDRESS_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(3),
   SIGNUPS_PER_NETWORK_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(10),
   DISPOSABLE_EMAIL_DOMAINS_FILE: z.string().min(1).optional(),
+  USAGE_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(0),
 };
 
 type AccountEnvironment = {
@@ -49,6 +50,7 @@ type AccountEnvironment = {
   SIGNUPS_PER_ADDRESS_PER_DAY: number;
   SIGNUPS_PER_NETWORK_PER_DAY: number;
   DISPOSABLE_EMAIL_DOMAINS_FILE?: string | undefined;
+  USAGE_RETENTION_DAYS: number;
 };
 
 /** An SMTP server to send through; undefined keeps mail in the operator's outbox instead. */
@@ -76,6 +78,8 @@ export type AccountConfig = {
   readonly signupsPerAddressPerDay: number;
   readonly signupsPerNetworkPerDay: number;
   readonly disposableEmailDomainsFile: string | undefined;
+  /** Usage records older than this many days are deleted by an hourly pass; 0 keeps them for ever. */
+  readonly usageRetentionDays: number;
 };
 
 /** Reads the account keys; every problem (SMTP without a sender) is returned for the caller to report with the rest. */
@@ -111,6 +115,7 @@ export function readAccountConfig(values: AccountEnvironment): { config: Account
     signupsPerAddressPerDay: areChecksOn ? values.SIGNUPS_PER_ADDRESS_PER_DAY : 0,
     signupsPerNetworkPerDay: areChecksOn ? values.SIGNUPS_PER_NETWORK_PER_DAY : 0,
     disposableEmailDomainsFile: values.DISPOSABLE_EMAIL_DOMAINS_FILE,
+    usageRetentionDays: values.USAGE_RETENTION_DAYS,
   });
   return { config, problems };
 }

@@ -20,6 +20,7 @@ import * as catalogSyncs from './migrations/0042-catalog-syncs.ts';
 import * as accountEmail from './migrations/0050-account-email.ts';
 import * as accountAlerts from './migrations/0051-account-alerts.ts';
 import * as auditEvents from './migrations/0060-audit-events.ts';
+import * as accountDeletion from './migrations/0052-account-deletion.ts';
 
 /** Forward-only migrations, in order. Written with Kysely's schema builder so one file serves SQLite and PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '0050-account-email': accountEmail,
   '0051-account-alerts': accountAlerts,
   '0060-audit-events': auditEvents,
+  '0052-account-deletion': accountDeletion,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

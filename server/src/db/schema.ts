@@ -22,6 +22,8 @@ export type UsersTable = {
   /** The balance below which the user wants a mail, or null for none; when that mail last went out (migration 0051). */
   alert_low_balance_micros: Generated<number | null>;
   low_balance_alerted_at: Generated<number | null>;
+  /** When the account was deleted (its address and password gone), or null (migration 0052). */
+  deleted_at: Generated<number | null>;
 };
 
 export type ApiKeysTable = {

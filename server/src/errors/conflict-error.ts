@@ -9,6 +9,8 @@ export const conflictCodes = [
   'subscription_ended',
   'idempotency_key_reused',
   'already_credited',
+  'payment_in_flight',
+  'balance_remaining',
   'not_refundable',
   'model_exists',
   'sync_already_applied',

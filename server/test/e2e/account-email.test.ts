@@ -6,7 +6,6 @@ import type { Mailer } from '../../src/mail/mailer.ts';
 import { callApi, readError, signIn, signUp } from '../support/account-api-client.ts';
 import { assertLedgerBalanced } from '../support/assert-ledger-balanced.ts';
 import { databaseKinds } from '../support/test-databases.ts';
-import { testRedisUrl } from '../support/test-redis.ts';
 import { startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
 import { readLink, startTestSmtpServer, type TestSmtpServer } from '../support/test-smtp-server.ts';
 
@@ -53,7 +52,6 @@ for (const databaseKind of databaseKinds) {
           SIGNUP_CHALLENGE_MAX_NUMBER: '2000',
           SIGNUPS_PER_ADDRESS_PER_DAY: '100',
           SIGNUPS_PER_NETWORK_PER_DAY: '100',
-          ...(databaseKind === 'postgres' ? { REDIS_URL: testRedisUrl() } : {}),
         },
       });
       url = gateway.gateway.url;

@@ -1,6 +1,6 @@
 import type { ApiKeyList, CreateApiKeyRequest, CreatedApiKey } from '../../../contract/api-keys.ts';
 import { apiEndpoints } from '../../../contract/api-endpoints.ts';
-import type { Credentials, Me } from '../../../contract/auth.ts';
+import type { Credentials, Me, RegisterRequest } from '../../../contract/auth.ts';
 import type { Balance } from '../../../contract/balance.ts';
 import type { DailyUsageList, UsagePage, UsageQuery } from '../../../contract/usage.ts';
 import type {
@@ -11,8 +11,8 @@ import type {
 import type { RequestOptions } from './api-client.ts';
 import { callEndpoint, toSearch } from './call-endpoint.ts';
 
-export const register = (credentials: Credentials): Promise<Me> =>
-  callEndpoint(apiEndpoints.register, { body: credentials });
+export const register = (request: RegisterRequest): Promise<Me> =>
+  callEndpoint(apiEndpoints.register, { body: request });
 
 export const logIn = (credentials: Credentials): Promise<Me> => callEndpoint(apiEndpoints.login, { body: credentials });
 

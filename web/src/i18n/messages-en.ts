@@ -1,4 +1,5 @@
 import { enAccount } from './messages-en-account.ts';
+import { enAccountEmail } from './messages-en-email.ts';
 import { enChat } from './messages-en-chat.ts';
 import { enTopUp } from './messages-en-top-up.ts';
 
@@ -135,6 +136,7 @@ export const en = {
     modelsNote: 'Any model id from the models page works in the model field.',
   },
   ...enAccount,
+  ...enAccountEmail,
   ...enChat,
   ...enTopUp,
   notFound: {

@@ -1,5 +1,6 @@
 import type { Messages } from './messages-en.ts';
 import { ruAccount } from './messages-ru-account.ts';
+import { ruAccountEmail } from './messages-ru-email.ts';
 import { ruChat } from './messages-ru-chat.ts';
 import { ruTopUp } from './messages-ru-top-up.ts';
 
@@ -145,6 +146,7 @@ export const ru: Messages = {
     modelsNote: 'В поле model подходит любой id со страницы моделей.',
   },
   ...ruAccount,
+  ...ruAccountEmail,
   ...ruChat,
   ...ruTopUp,
 

@@ -11,6 +11,9 @@ export const routeIds = [
   'operator',
   'topUpReturn',
   'topUpReceipt',
+  'verifyEmail',
+  'forgotPassword',
+  'resetPassword',
   'notFound',
 ] as const;
 export type RouteId = (typeof routeIds)[number];
@@ -28,6 +31,9 @@ export const routePaths = {
   operator: '/operator',
   topUpReturn: '/billing/return',
   topUpReceipt: '/billing/receipt',
+  verifyEmail: '/verify-email',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
 } as const satisfies Record<Exclude<RouteId, 'notFound'>, string>;
 
 /** The page for a path; a trailing slash is ignored, and anything unknown is `notFound`. */

@@ -1,4 +1,8 @@
 import { getAlertSettings, setAlertSettings } from '../../accounts/alert-settings.ts';
+import { deleteAccount, type DeleteAccountDeps } from '../../accounts/delete-account.ts';
+import { exportAccountData } from '../../accounts/export-account-data.ts';
+import { revokeBrowserChatKeys, type BrowserChatKeyDeps } from '../../chats/browser-chat-key.ts';
+import { clearSessionCookie } from '../session-cookie.ts';
 import { createSignUpChallenge, type SignUpChallengeDeps } from '../../accounts/sign-up-challenge.ts';
 import { requestPasswordReset, type RequestPasswordResetDeps } from '../../accounts/request-password-reset.ts';
 import { resetPassword, type ResetPasswordDeps } from '../../accounts/reset-password.ts';
@@ -17,7 +21,9 @@ export type AccountEmailHandlerDeps = SignUpChallengeDeps &
   ResetPasswordDeps &
   SendVerificationMailDeps &
   VerifyEmailDeps &
-  SendOperatorPasswordResetDeps & { mailDelivery: 'smtp' | 'outbox' };
+  SendOperatorPasswordResetDeps &
+  DeleteAccountDeps &
+  BrowserChatKeyDeps & { mailDelivery: 'smtp' | 'outbox'; publicBaseUrl: string };
 
 type AccountEmailHandlers = Pick<
   ApiHandlers,
@@ -30,6 +36,8 @@ type AccountEmailHandlers = Pick<
   | 'listOutbox'
   | 'getAlertSettings'
   | 'setAlertSettings'
+  | 'exportAccountData'
+  | 'deleteAccount'
 >;
 
 /** Verification and recovery links, the sign-up challenge, alert settings, and the operator's reset link and outbox. */
@@ -60,5 +68,13 @@ export function createAccountEmailHandlers(deps: AccountEmailHandlerDeps): Accou
     listOutbox: async ({ query }) => listOutbox(deps, query),
     getAlertSettings: async ({ session }) => getAlertSettings(deps, session.userId),
     setAlertSettings: async ({ session, body }) => setAlertSettings(deps, { userId: session.userId, settings: body }),
+    exportAccountData: async ({ session }) => exportAccountData(deps, session.userId),
+    deleteAccount: async ({ request, reply, session, body }) => {
+      await deleteAccount(deps, { userId: session.userId, request: body });
+      await revokeBrowserChatKeys(deps, session.sessionId);
+      clearSessionCookie(reply, {
+        isSecure: request.protocol === 'https' || deps.publicBaseUrl.startsWith('https://'),
+      });
+    },
   };
 }

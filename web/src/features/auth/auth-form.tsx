@@ -4,6 +4,7 @@ import { logIn, register } from '../../api/account-api.ts';
 import { ApiError } from '../../api/api-client.ts';
 import { useI18n } from '../../i18n/i18n-provider.tsx';
 import type { Messages } from '../../i18n/messages-en.ts';
+import { solveSignUpChallenge } from '../account-email/solve-sign-up-challenge.ts';
 import { checkNewPassword, type PasswordProblem } from './check-password.ts';
 
 type Field = 'email' | 'password' | 'confirmation' | 'form';
@@ -14,7 +15,7 @@ type FormError = { field: Field; message: string };
  * every refusal is shown in words next to the field it concerns.
  */
 export function AuthForm(props: { mode: 'signIn' | 'signUp'; onSignedIn: (me: Me) => void }) {
-  const { messages } = useI18n();
+  const { messages, language } = useI18n();
   const text = messages.auth;
   const isSignUp = props.mode === 'signUp';
   const [email, setEmail] = useState('');
@@ -45,7 +46,13 @@ export function AuthForm(props: { mode: 'signIn' | 'signUp'; onSignedIn: (me: Me
     setError(undefined);
     try {
       const credentials = { email: email.trim(), password };
-      props.onSignedIn(await (isSignUp ? register(credentials) : logIn(credentials)));
+      if (isSignUp) {
+        // The proof of work runs only on submit, so a visitor who only looks spends nothing.
+        const altcha = await solveSignUpChallenge();
+        props.onSignedIn(await register({ ...credentials, locale: language, ...(altcha ? { altcha } : {}) }));
+      } else {
+        props.onSignedIn(await logIn(credentials));
+      }
     } catch (caught) {
       setError(describeApiError(caught, text));
       setIsWorking(false);

@@ -39,6 +39,11 @@ export function AuthPage(props: { mode: 'signIn' | 'signUp' }) {
             navigate(next ?? routePaths.dashboard, { replace: true });
           }}
         />
+        {!isSignUp && (
+          <p className="auth-card__switch">
+            <Link to={routePaths.forgotPassword}>{messages.accountEmail.forgotLink}</Link>
+          </p>
+        )}
         <p className="auth-card__switch">
           {isSignUp ? text.haveAccount : text.noAccount}{' '}
           <Link to={next ? `${otherPath}?next=${encodeURIComponent(next)}` : otherPath}>

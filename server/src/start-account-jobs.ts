@@ -8,6 +8,7 @@ import type { RouteTable } from './catalog/route-table.ts';
 import type { Database } from './db/database.ts';
 import { systemClock } from './lib/clock.ts';
 import type { Mailer } from './mail/mailer.ts';
+import { pruneUsageRecords } from './accounts/prune-usage-records.ts';
 import type { Routing } from './routing/create-routing.ts';
 import type { SearchEngine } from './search/search-engine.ts';
 import { scheduleRenewals } from './subscriptions/schedule-renewals.ts';
@@ -15,12 +16,13 @@ import { scheduleRenewals } from './subscriptions/schedule-renewals.ts';
 /** How often the alert passes run: balances and renewals each minute, route circuits every few seconds. */
 const alertPassIntervalMs = 60_000;
 const circuitCheckIntervalMs = 5_000;
+const retentionPassIntervalMs = 60 * 60 * 1000;
 
 /**
- * The alert jobs (low balance, renewal reminder, route circuits) and the search engine wrapped to count failures.
- * Each job is stopped through the stack before the mailer and the database close.
+ * The account jobs: alerts (low balance, renewal reminder, route circuits), the usage retention pass, and the search
+ * engine wrapped to count failures. Each job is stopped through the stack before the mailer and the database close.
  */
-export function startAlerts(
+export function startAccountJobs(
   stack: AsyncDisposableStack,
   input: {
     logger: Logger;
@@ -30,6 +32,8 @@ export function startAlerts(
     routing: Routing;
     routeTable: RouteTable;
     searchEngine: SearchEngine;
+    /** Usage records older than this many days are deleted; 0 keeps them for ever. */
+    usageRetentionDays: number;
   },
 ): { searchEngine: SearchEngine } {
   const { logger } = input;
@@ -51,5 +55,13 @@ export function startAlerts(
     onError,
   });
   stack.defer(() => circuitJob.stop());
+  if (input.usageRetentionDays > 0) {
+    const retentionJob = scheduleRenewals({
+      intervalMs: retentionPassIntervalMs,
+      renew: () => pruneUsageRecords({ ...deps, retentionDays: input.usageRetentionDays }),
+      onError: (error) => logger.error({ err: error }, 'usage retention pass failed'),
+    });
+    stack.defer(() => retentionJob.stop());
+  }
   return { searchEngine: watchSearchFailures(input.searchEngine, { alerts, consoleUrl }) };
 }

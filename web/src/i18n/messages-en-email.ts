@@ -1,0 +1,27 @@
+/** English messages of e-mail verification and password recovery (part of the English catalogue). */
+export const enAccountEmail = {
+  accountEmail: {
+    verifyTitle: 'Confirm your e-mail',
+    verifying: 'Confirming your address…',
+    verified: 'Your address is confirmed.',
+    welcomeCredited: (usd: string) => `The welcome balance of ${usd} USD is on your account.`,
+    goDashboard: 'Go to the dashboard',
+    forgotLink: 'Forgot your password?',
+    forgotTitle: 'Reset your password',
+    forgotLead: 'Enter the address of your account. If it has one, a link to set a new password is on its way.',
+    forgotButton: 'Send the link',
+    forgotSent: 'If an account has this address, a link to set a new password has been sent. Check your mail.',
+    resetTitle: 'Set a new password',
+    resetButton: 'Set the password',
+    resetDone: 'Your password is set. Every session has been signed out; sign in with the new password.',
+    goSignIn: 'Sign in',
+    missingToken: 'This page opens from the link in the mail; the link here is incomplete.',
+    invalidLink: 'This link is not valid. Ask for a new one.',
+    expiredLink: 'This link has expired. Ask for a new one.',
+    usedLink: 'This link was already used.',
+    solving: 'Checking that you are not a robot…',
+    unverifiedNotice: 'Confirm your e-mail address: we sent you a link.',
+    resend: 'Send the link again',
+    resent: 'A new link is on its way.',
+  },
+};
