@@ -1,5 +1,6 @@
 import { accountEndpoints } from './account-endpoints.ts';
 import { auditEndpoints } from './audit-endpoints.ts';
+import { totpEndpoints } from './totp-endpoints.ts';
 import { chatEndpoints } from './chat-endpoints.ts';
 import { operatorEndpoints } from './operator-endpoints.ts';
 import { paymentEndpoints } from './payment-endpoints.ts';
@@ -18,6 +19,7 @@ export const apiEndpoints = {
   ...operatorEndpoints,
   ...paymentEndpoints,
   ...auditEndpoints,
+  ...totpEndpoints,
 };
 
 export type ApiEndpoints = typeof apiEndpoints;

@@ -13,6 +13,7 @@ import * as balanceVersions from './migrations/0011-balance-versions.ts';
 import * as disabledImplicitRoutes from './migrations/0015-disabled-implicit-routes.ts';
 import * as topUpOrders from './migrations/0020-top-up-orders.ts';
 import * as auditEvents from './migrations/0060-audit-events.ts';
+import * as operatorTotp from './migrations/0061-operator-totp.ts';
 
 /** Forward-only migrations, in order. Written with Kysely's schema builder so one file serves SQLite and PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0015-disabled-implicit-routes': disabledImplicitRoutes,
   '0020-top-up-orders': topUpOrders,
   '0060-audit-events': auditEvents,
+  '0061-operator-totp': operatorTotp,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

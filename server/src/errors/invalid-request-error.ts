@@ -36,6 +36,7 @@ export const invalidRequestCodes = [
   'exceeds_refundable',
   'limit_above_account',
   'too_many_api_keys',
+  'invalid_totp_code',
 ] as const;
 export type InvalidRequestCode = (typeof invalidRequestCodes)[number];
 

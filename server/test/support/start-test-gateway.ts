@@ -85,6 +85,8 @@ export async function startTestGateway(
     SANDBOX: 'on',
     SHUTDOWN_GRACE_MS: '2000',
     METRICS_TOKEN: testMetricsToken,
+    // Tests of the operator API sign in with a password only, unless they test the second factor itself.
+    REQUIRE_OPERATOR_TOTP: 'false',
     ...database.environment,
     DATA_DIR: dataDir,
     ...options.environment,

@@ -16,6 +16,7 @@ import { createSubscriptionHandlers, type SubscriptionHandlerDeps } from './subs
 import { createTopUpHandlers, type TopUpHandlerDeps } from './top-ups.ts';
 import { createUsageHandlers, type UsageHandlerDeps } from './usage.ts';
 import { createAuditHandlers } from './audit.ts';
+import { createTotpHandlers, type TotpHandlerDeps } from './totp.ts';
 
 /** The union of what the endpoint groups need; each group's handlers see only their own part. */
 export type ApiHandlerDeps = AuthHandlerDeps &
@@ -33,7 +34,8 @@ export type ApiHandlerDeps = AuthHandlerDeps &
   OperatorReportHandlerDeps &
   OperatorRouteHandlerDeps &
   TopUpHandlerDeps &
-  OperatorPaymentHandlerDeps & { openApiDocument: Record<string, unknown> };
+  OperatorPaymentHandlerDeps &
+  TotpHandlerDeps & { openApiDocument: Record<string, unknown> };
 
 /** The handler of every endpoint in `contract/api-endpoints.ts`, grouped by what they need. */
 export function createApiHandlers(deps: ApiHandlerDeps): ApiHandlers {
@@ -56,5 +58,6 @@ export function createApiHandlers(deps: ApiHandlerDeps): ApiHandlers {
     ...createTopUpHandlers(deps),
     ...createOperatorPaymentHandlers(deps),
     ...createAuditHandlers(deps),
+    ...createTotpHandlers(deps),
   };
 }
