@@ -138,7 +138,7 @@ export async function requireOperatorSecondFactor(deps: OperatorTotpDeps, sessio
   if (!isEnabled) {
     if (!deps.requireOperatorTotp) return;
     throw new PermissionDeniedError(
-      'Operators must set up a second factor (an authenticator app) before using the operator API: open /operator/security.',
+      'Operators must set up a second factor (an authenticator app) before using the operator API: open the operator console (/operator).',
       { code: 'totp_enrolment_required' },
     );
   }

@@ -5,7 +5,7 @@ const en = {
   title: 'Operator console',
   nav: 'Operator',
   notOperator: 'This page is for operators. Your account is not an operator account.',
-  tabs: { users: 'Users', prices: 'Prices', plans: 'Plans', revenue: 'Revenue', routes: 'Routes' },
+  tabs: { users: 'Users', prices: 'Prices', plans: 'Plans', revenue: 'Revenue', routes: 'Routes', audit: 'Audit log' },
   users: {
     search: 'Search by e-mail',
     email: 'E-mail',
@@ -120,7 +120,14 @@ const ru: OperatorMessages = {
   title: 'Консоль оператора',
   nav: 'Оператор',
   notOperator: 'Эта страница для операторов. Ваша учётная запись не операторская.',
-  tabs: { users: 'Пользователи', prices: 'Цены', plans: 'Тарифы', revenue: 'Выручка', routes: 'Маршруты' },
+  tabs: {
+    users: 'Пользователи',
+    prices: 'Цены',
+    plans: 'Тарифы',
+    revenue: 'Выручка',
+    routes: 'Маршруты',
+    audit: 'Журнал аудита',
+  },
   users: {
     search: 'Поиск по e-mail',
     email: 'E-mail',
