@@ -17,23 +17,25 @@ export function TotpGate(props: { children: ReactNode }) {
   const text = useSecurityMessages();
   const reload = () => getTotpStatus().then(setStatus, (failure: unknown) => setError(describe(failure)));
   useEffect(() => void reload(), []);
-  if (error) return <p className="notice notice--error" role="alert">{`${text.failed} ${error}`}</p>;
-  if (!status) return <p role="status">{text.loading}</p>;
-  if (recoveryCodes) {
-    return <RecoveryCodes codes={recoveryCodes} onDone={() => setRecoveryCodes(undefined)} />;
-  }
-  if (!status.is_enabled && status.is_required) {
-    return (
-      <Enrolment
-        onEnabled={(codes) => {
-          setRecoveryCodes(codes);
-          void reload();
-        }}
-      />
-    );
-  }
-  if (status.is_enabled && !status.is_session_verified) return <CodeStep onVerified={() => void reload()} />;
-  return props.children;
+  const step = (() => {
+    if (error) return <p className="notice notice--error" role="alert">{`${text.failed} ${error}`}</p>;
+    if (!status) return <p role="status">{text.loading}</p>;
+    if (recoveryCodes) return <RecoveryCodes codes={recoveryCodes} onDone={() => setRecoveryCodes(undefined)} />;
+    if (!status.is_enabled && status.is_required) {
+      return (
+        <Enrolment
+          onEnabled={(codes) => {
+            setRecoveryCodes(codes);
+            void reload();
+          }}
+        />
+      );
+    }
+    if (status.is_enabled && !status.is_session_verified) return <CodeStep onVerified={() => void reload()} />;
+    return undefined;
+  })();
+  if (step === undefined) return props.children;
+  return <div className="page container operator-console">{step}</div>;
 }
 
 function Enrolment(props: { onEnabled: (recoveryCodes: string[]) => void }) {
@@ -134,7 +136,7 @@ function CodeForm(props: { label: string; submitLabel: string; onSubmit: (code: 
     void props.onSubmit(code.trim());
   };
   return (
-    <form onSubmit={onSubmit}>
+    <form className="operator-form" onSubmit={onSubmit}>
       <label>
         {props.label}
         <input
