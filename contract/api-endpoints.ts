@@ -1,6 +1,7 @@
 import { accountEndpoints } from './account-endpoints.ts';
 import { accountEmailEndpoints } from './account-email-endpoints.ts';
 import { auditEndpoints } from './audit-endpoints.ts';
+import { totpEndpoints } from './totp-endpoints.ts';
 import { chatEndpoints } from './chat-endpoints.ts';
 import { operatorEndpoints } from './operator-endpoints.ts';
 import { paymentEndpoints } from './payment-endpoints.ts';
@@ -20,6 +21,7 @@ export const apiEndpoints = {
   ...paymentEndpoints,
   ...accountEmailEndpoints,
   ...auditEndpoints,
+  ...totpEndpoints,
 };
 
 export type ApiEndpoints = typeof apiEndpoints;

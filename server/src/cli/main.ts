@@ -15,6 +15,7 @@ import { runModelCommand } from './model-commands.ts';
 import { runRouteCommand } from './route-commands.ts';
 import { runUserCommand } from './user-commands.ts';
 import { runAuditCommand } from './audit-commands.ts';
+import { runOperatorCommand } from './operator-commands.ts';
 
 const usage = `usage: npm run cli -- <command>
   migrate
@@ -38,7 +39,8 @@ const usage = `usage: npm run cli -- <command>
       [--output-usd N] [--cached-input-usd N] [--per-image-usd N] [--reason R] [--confirm-below-cost]
   model image-tiers --model M | model set-image-tier --model M [--quality Q] [--size S] --list-usd N
   model delete-image-tier --model M [--quality Q] [--size S]   (no --quality/--size: the tier for any)
-  audit export [--format jsonl|csv] [--from ISO] [--to ISO]`;
+  audit export [--format jsonl|csv] [--from ISO] [--to ISO]
+  operator reset-totp --email E`;
 
 type Command = (context: CliContext, action: string | undefined, args: readonly string[]) => Promise<void>;
 
@@ -52,6 +54,7 @@ const commands: Record<string, Command> = {
   route: runRouteCommand,
   model: runModelCommand,
   audit: runAuditCommand,
+  operator: runOperatorCommand,
 };
 
 /**

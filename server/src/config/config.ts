@@ -131,6 +131,7 @@ const environmentSchema = z.object({
     )
     .default('false'),
   WEB_DIST_DIR: z.string().min(1).optional(),
+  REQUIRE_OPERATOR_TOTP: booleanText.default(true),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   METRICS_LISTEN: z
     .string()
@@ -189,6 +190,8 @@ export type Config = {
    * Who may read `/metrics`: with `token`, only a bearer of it; with `listen`, only on that separate address (not on
    * the public port). With neither, nobody: the public port answers 404 (docs/operator.md, "Metrics").
    */
+  /** Operators must pass a TOTP second factor to use the operator API (docs/operator.md, "Second factor"). */
+  readonly requireOperatorTotp: boolean;
   readonly metrics: { token: string | undefined; listen: { host: string; port: number } | undefined };
   readonly allowPrivateUpstreams: boolean;
   /** Circuit breaker, retry budget, deadline and cooling limits of upstream routing (docs/routing.md). */
@@ -292,6 +295,7 @@ export function parseConfig(environment: Readonly<Record<string, string | undefi
     shutdownGraceMs: values.SHUTDOWN_GRACE_MS,
     bodyLimitBytes: values.BODY_LIMIT_BYTES,
     trustProxy: parseTrustProxy(values.TRUST_PROXY),
+    requireOperatorTotp: values.REQUIRE_OPERATOR_TOTP,
     metrics: { token: values.METRICS_TOKEN, listen: parseHostPort(values.METRICS_LISTEN) },
     allowPrivateUpstreams: values.ALLOW_PRIVATE_UPSTREAMS,
     routing: Object.freeze({

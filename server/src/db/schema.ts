@@ -456,6 +456,21 @@ export type AuditEventsTable = {
   client_address: string | null;
 };
 
+/** A user's TOTP secret (migration 0061), sealed with the master key; unconfirmed until its first code matched. */
+export type TotpCredentialsTable = {
+  user_id: string;
+  secret_ciphertext: string;
+  created_at: number;
+  confirmed_at: number | null;
+  /** The RFC 6238 time step of the last accepted code: a code is accepted once. */
+  last_time_step: number | null;
+};
+
+export type TotpRecoveryCodesTable = { user_id: string; code_hash: string; used_at: number | null };
+
+/** Sessions that passed the second factor. */
+export type SessionSecondFactorsTable = { session_id: string; user_id: string; verified_at: number };
+
 export type DatabaseSchema = {
   crypto_deposits: CryptoDepositsTable;
   crypto_deposit_transfers: CryptoDepositTransfersTable;
@@ -490,6 +505,9 @@ export type DatabaseSchema = {
   mail_outbox: MailOutboxTable;
   subscription_renewal_reminders: SubscriptionRenewalRemindersTable;
   audit_events: AuditEventsTable;
+  totp_credentials: TotpCredentialsTable;
+  totp_recovery_codes: TotpRecoveryCodesTable;
+  session_second_factors: SessionSecondFactorsTable;
 };
 
 export type UserRow = Selectable<UsersTable>;
@@ -511,3 +529,4 @@ export type NewTopUpOrderRow = Insertable<TopUpOrdersTable>;
 export type CryptoDepositRow = Selectable<CryptoDepositsTable>;
 export type CryptoDepositTransferRow = Selectable<CryptoDepositTransfersTable>;
 export type AuditEventRow = Selectable<AuditEventsTable>;
+export type TotpCredentialRow = Selectable<TotpCredentialsTable>;

@@ -47,6 +47,7 @@ export const invalidRequestCodes = [
   'too_many_api_keys',
   'malformed_http_request',
   'missing_content_type',
+  'invalid_totp_code',
 ] as const;
 export type InvalidRequestCode = (typeof invalidRequestCodes)[number];
 

@@ -8,6 +8,8 @@ export const permissionDeniedCodes = [
   'operator_only',
   'csrf_token_invalid',
   'key_spend_cap_reached',
+  'second_factor_required',
+  'totp_enrolment_required',
 ] as const;
 export type PermissionDeniedCode = (typeof permissionDeniedCodes)[number];
 

@@ -91,6 +91,8 @@ export async function startTestGateway(
     SIGNUP_ABUSE_CHECKS: 'off',
     WELCOME_BALANCE_AT: 'sign-up',
     METRICS_TOKEN: testMetricsToken,
+    // Tests of the operator API sign in with a password only, unless they test the second factor itself.
+    REQUIRE_OPERATOR_TOTP: 'false',
     ...database.environment,
     DATA_DIR: dataDir,
     ...options.environment,

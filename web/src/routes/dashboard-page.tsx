@@ -6,6 +6,7 @@ import { BalancePanel } from '../features/dashboard/balance-panel.tsx';
 import { SubscriptionPanel } from '../features/dashboard/subscription-panel.tsx';
 import { TopUpPanel } from '../features/top-up/top-up-panel.tsx';
 import { UsagePanel } from '../features/dashboard/usage-panel.tsx';
+import { SecurityEventsPanel } from '../features/dashboard/security-events-panel.tsx';
 import { useI18n } from '../i18n/i18n-provider.tsx';
 import { formatUsd } from '../lib/format-usd.ts';
 import { usePageTitle } from '../router/use-page-title.ts';
@@ -38,6 +39,7 @@ export function DashboardPage() {
             <TopUpPanel refreshKey={String(changeCount)} />
             <ApiKeysPanel onChanged={() => setChangeCount((count) => count + 1)} />
             <UsagePanel refreshKey={String(changeCount)} />
+            <SecurityEventsPanel refreshKey={String(changeCount)} />
           </div>
         </div>
       )}

@@ -18,6 +18,7 @@ import { createSubscriptionHandlers, type SubscriptionHandlerDeps } from './subs
 import { createTopUpHandlers, type TopUpHandlerDeps } from './top-ups.ts';
 import { createUsageHandlers, type UsageHandlerDeps } from './usage.ts';
 import { createAuditHandlers } from './audit.ts';
+import { createTotpHandlers, type TotpHandlerDeps } from './totp.ts';
 
 /** The union of what the endpoint groups need; each group's handlers see only their own part. */
 export type ApiHandlerDeps = AuthHandlerDeps &
@@ -38,6 +39,7 @@ export type ApiHandlerDeps = AuthHandlerDeps &
   OperatorPaymentHandlerDeps &
   OperatorModelHandlerDeps &
   AccountEmailHandlerDeps & { openApiDocument: Record<string, unknown> };
+OperatorPaymentHandlerDeps & TotpHandlerDeps & { openApiDocument: Record<string, unknown> };
 
 /** The handler of every endpoint in `contract/api-endpoints.ts`, grouped by what they need. */
 export function createApiHandlers(deps: ApiHandlerDeps): ApiHandlers {
@@ -62,5 +64,6 @@ export function createApiHandlers(deps: ApiHandlerDeps): ApiHandlers {
     ...createOperatorModelHandlers(deps),
     ...createAccountEmailHandlers(deps),
     ...createAuditHandlers(deps),
+    ...createTotpHandlers(deps),
   };
 }

@@ -11,12 +11,16 @@ import { buildOpenApiDocument } from './openapi.ts';
 import { requireOperator } from './operator-guard.ts';
 import { auditOperatorAction } from './audit-operator-actions.ts';
 import type { RecordAuditDeps } from '../../audit/record-audit.ts';
+import { requireOperatorSecondFactor, type OperatorTotpDeps } from '../../accounts/operator-totp.ts';
 
-/** What the loop needs to establish the caller of an entry's `auth` level. */
-export type CallerDeps = AuthenticateDeps & { sessions: SessionGuard };
+/**
+ * What the loop needs to establish the caller of an entry's `auth` level. `operatorTotp` gates the operator API on
+ * the second factor; only a group's own tests, which register no such gate, leave it out.
+ */
+export type CallerDeps = AuthenticateDeps & { sessions: SessionGuard; operatorTotp?: OperatorTotpDeps };
 
 export type ApiEndpointDeps = Omit<ApiHandlerDeps, 'openApiDocument'> &
-  CallerDeps & { version: string; publicBaseUrl: string };
+  CallerDeps & { version: string; publicBaseUrl: string; operatorTotp: OperatorTotpDeps };
 
 /** Registers every endpoint of the account and operator API (`contract/api-endpoints.ts`), one route per entry. */
 export function registerApiEndpoints(app: FastifyInstance, deps: ApiEndpointDeps): void {
@@ -92,8 +96,11 @@ async function authenticateCall(endpoint: ApiEndpoint, deps: CallerDeps, request
       return { session: deps.sessions.requireSession(request) };
     case 'sessionIfAny':
       return { session: deps.sessions.findSession(request) };
-    case 'operator':
-      return { session: requireOperator(deps.sessions, request) };
+    case 'operator': {
+      const session = requireOperator(deps.sessions, request);
+      if (deps.operatorTotp) await requireOperatorSecondFactor(deps.operatorTotp, session);
+      return { session };
+    }
     case 'apiKey':
       return { caller: await authenticate(deps, readAuthHeaders(request)) };
     default:

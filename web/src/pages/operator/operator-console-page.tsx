@@ -8,6 +8,8 @@ import { PricesPanel } from './prices-panel.tsx';
 import { RevenuePanel } from './revenue-panel.tsx';
 import { RoutesPanel } from './routes-panel.tsx';
 import { UsersPanel } from './users-panel.tsx';
+import { AuditPanel } from './audit-panel.tsx';
+import { TotpGate } from './totp-gate.tsx';
 import './operator.css';
 
 const panels = {
@@ -17,6 +19,7 @@ const panels = {
   revenue: RevenuePanel,
   routes: RoutesPanel,
   payments: PaymentsPanel,
+  audit: AuditPanel,
 } as const satisfies Record<keyof OperatorMessages['tabs'], () => unknown>;
 
 type PanelId = keyof typeof panels;
@@ -29,7 +32,9 @@ export function OperatorConsolePage() {
     <RequireSignIn>
       {(me) =>
         me.role === 'admin' ? (
-          <Console />
+          <TotpGate>
+            <Console />
+          </TotpGate>
         ) : (
           <div className="page container">
             <p className="notice notice--error" role="alert">

@@ -13,6 +13,7 @@ const en = {
     routes: 'Routes',
     payments: 'Payments',
   },
+  tabs: { users: 'Users', prices: 'Prices', plans: 'Plans', revenue: 'Revenue', routes: 'Routes', audit: 'Audit log' },
   users: {
     search: 'Search by e-mail',
     email: 'E-mail',
@@ -134,6 +135,14 @@ const ru: OperatorMessages = {
     revenue: 'Выручка',
     routes: 'Маршруты',
     payments: 'Платежи',
+  },
+  tabs: {
+    users: 'Пользователи',
+    prices: 'Цены',
+    plans: 'Тарифы',
+    revenue: 'Выручка',
+    routes: 'Маршруты',
+    audit: 'Журнал аудита',
   },
   users: {
     search: 'Поиск по e-mail',
