@@ -8,6 +8,7 @@ import { cryptoIds } from '../lib/ids.ts';
 import { createSecretBox } from '../lib/secret-box.ts';
 import { prepareDatabase } from '../prepare-database.ts';
 import { StartupError } from '../startup-error.ts';
+import { runBackupCommand } from './backup-commands.ts';
 import { runBalanceCommand } from './balance-commands.ts';
 import { UsageError, type CliContext } from './cli-context.ts';
 import { runKeyCommand } from './key-commands.ts';
@@ -17,6 +18,7 @@ import { runUserCommand } from './user-commands.ts';
 
 const usage = `usage: npm run cli -- <command>
   migrate
+  backup --to FILE   (SQLite, while the gateway serves; PostgreSQL: pg_dump)
   user create --email E --password P [--admin] [--balance-usd N]
   key create --email E [--name N]
   balance credit --email E --usd N --reason R [--idempotency-key K]
@@ -39,6 +41,7 @@ const commands: Record<string, Command> = {
   user: runUserCommand,
   key: runKeyCommand,
   balance: runBalanceCommand,
+  backup: runBackupCommand,
   route: runRouteCommand,
   model: runModelCommand,
 };
