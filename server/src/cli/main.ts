@@ -8,6 +8,7 @@ import { cryptoIds } from '../lib/ids.ts';
 import { createSecretBox } from '../lib/secret-box.ts';
 import { prepareDatabase } from '../prepare-database.ts';
 import { StartupError } from '../startup-error.ts';
+import { runBackupCommand } from './backup-commands.ts';
 import { runBalanceCommand } from './balance-commands.ts';
 import { UsageError, type CliContext } from './cli-context.ts';
 import { runKeyCommand } from './key-commands.ts';
@@ -19,6 +20,7 @@ import { runOperatorCommand } from './operator-commands.ts';
 
 const usage = `usage: npm run cli -- <command>
   migrate
+  backup --to FILE   (SQLite, while the gateway serves; PostgreSQL: pg_dump)
   user create --email E --password P [--admin] [--balance-usd N]
   user list [--limit N] | user set-password --email E --password P | user block --email E | user unblock --email E
   key create --email E [--name N] | key list --email E | key revoke --email E --id ID
@@ -51,6 +53,7 @@ const commands: Record<string, Command> = {
   user: runUserCommand,
   key: runKeyCommand,
   balance: runBalanceCommand,
+  backup: runBackupCommand,
   route: runRouteCommand,
   model: runModelCommand,
   audit: runAuditCommand,
