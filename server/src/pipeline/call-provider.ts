@@ -152,12 +152,15 @@ async function callRoute<Completion>(
     isStreaming: input.isStreaming,
   });
   const timeouts = routeTimeouts(route, { isStreaming: input.isStreaming, remainingMs: call.remainingMs });
+  if (!input.isStreaming) return requestRoute(deps, { ...call, httpRequest, timeouts, signal: input.signal });
   // The first-byte timeout (already cut to the deadline) runs until a stream's first chunk, not just its headers: a
-  // vendor that answers 200 and then stays silent is failed over like one that never answers.
+  // vendor that answers 200 and then stays silent is failed over like one that never answers. A whole answer has
+  // only the HTTP timeouts, so it needs neither the controller nor the combined signal (both cost per call).
   const attemptController = new AbortController();
-  const firstByteTimer = input.isStreaming
-    ? setTimeout(() => attemptController.abort(createFirstByteTimeoutError()), timeouts.firstByteTimeoutMs)
-    : undefined;
+  const firstByteTimer = setTimeout(
+    () => attemptController.abort(createFirstByteTimeoutError()),
+    timeouts.firstByteTimeoutMs,
+  );
   try {
     return await requestRoute(deps, {
       ...call,
