@@ -109,15 +109,18 @@ async function measureGatewayMemory(
       );
       const { target, stop } = await subject.start();
       try {
-        runs.push(
-          await measureMemory({
-            target,
-            mockUrl: systems.mockUrl,
-            streamCount: durations.memoryStreamCount,
-            streamSeconds: durations.memoryStreamSeconds,
-            chunkCount,
-          }),
+        const result = await measureMemory({
+          target,
+          mockUrl: systems.mockUrl,
+          streamCount: durations.memoryStreamCount,
+          streamSeconds: durations.memoryStreamSeconds,
+          chunkCount,
+        });
+        // Printed as it is measured too, so a run the watchdog stops on a busy machine still leaves its figures.
+        log(
+          `  peak ${Math.round(result.peakRssMb)} MB (idle ${Math.round(result.idleRssMb)} MB), ${result.completedCount} streams done`,
         );
+        runs.push(result);
       } finally {
         await stop();
       }
