@@ -3,7 +3,7 @@ import { isRejectedKey, readBearerKey } from '../shared/read-bearer-key.ts';
 import { sendError, sendJson } from '../shared/send-response.ts';
 import { createSimError } from '../shared/sim-error.ts';
 import type { SimulatorExchange, VendorSimulator } from '../shared/simulator-exchange.ts';
-import { handleMessages } from './handle-messages.ts';
+import { handleCountTokens, handleMessages } from './handle-messages.ts';
 import { renderAnthropicError } from './render-anthropic-error.ts';
 
 const anthropicModelIds = ['claude-opus-4-5', 'claude-sonnet-4-5', 'claude-haiku-4-5', 'claude-opus-4-1'] as const;
@@ -24,6 +24,8 @@ export function createAnthropicSimulator(): VendorSimulator {
       if (isRejectedKey(key)) return reject(401, 'invalid x-api-key');
       if (!exchange.request.headers['anthropic-version']) return reject(400, 'anthropic-version: header is required');
       if (exchange.method === 'POST' && exchange.path === '/v1/messages') return handleMessages(exchange);
+      if (exchange.method === 'POST' && exchange.path === '/v1/messages/count_tokens')
+        return handleCountTokens(exchange);
       if (exchange.method === 'GET' && exchange.path === '/v1/models') return listModels(exchange);
       return reject(404, 'Not found');
     },

@@ -1,3 +1,4 @@
+import { countInputTokens } from '../shared/count-input-tokens.ts';
 import { describeSchemaIssue } from '../shared/describe-schema-issue.ts';
 import { findFaultDirectives, mergeFaults } from '../shared/fault-spec.ts';
 import { planAnswer } from '../shared/plan-answer.ts';
@@ -67,7 +68,28 @@ export async function handleMessages(exchange: SimulatorExchange): Promise<void>
   });
 }
 
-async function parseMessagesRequest(exchange: SimulatorExchange): Promise<ParseResult<MessagesRequest>> {
+/**
+ * `POST /v1/messages/count_tokens`: the Messages body without `max_tokens`, answered `{"input_tokens": N}` with the
+ * count a Messages call with the same input reports.
+ * @see https://docs.anthropic.com/en/api/messages-count-tokens
+ */
+export async function handleCountTokens(exchange: SimulatorExchange): Promise<void> {
+  const reject = (error: SimError) => sendError(exchange, renderAnthropicError(error, exchange), exchange.pathFaults);
+  const parsed = await parseMessagesRequest(exchange, { maxTokens: 1 });
+  if (!parsed.isValid) return reject(parsed.error);
+  const messages = mergeConsecutiveTurns(parsed.value.messages);
+  const requestError = checkMessagesRequest(parsed.value, messages);
+  if (requestError) return reject(requestError);
+  const { conversation } = convertMessagesRequest(parsed.value, messages);
+  const headers = { 'request-id': exchange.requestId };
+  const body = { input_tokens: countInputTokens(conversation.units) };
+  return sendJson(exchange, { status: 200, headers, body, faults: exchange.pathFaults });
+}
+
+async function parseMessagesRequest(
+  exchange: SimulatorExchange,
+  defaults: { maxTokens?: number } = {},
+): Promise<ParseResult<MessagesRequest>> {
   const body = await readJsonBody(exchange.request);
   if (!body.isValid) {
     return invalidResult(
@@ -76,7 +98,11 @@ async function parseMessagesRequest(exchange: SimulatorExchange): Promise<ParseR
         : createSimError(400, 'There was an issue with your request body: it is not valid JSON.'),
     );
   }
-  const result = messagesRequestSchema.safeParse(body.value);
+  const value =
+    defaults.maxTokens !== undefined && typeof body.value === 'object' && body.value !== null
+      ? { max_tokens: defaults.maxTokens, ...body.value }
+      : body.value;
+  const result = messagesRequestSchema.safeParse(value);
   if (result.success) return { isValid: true, value: result.data };
   const issue = describeSchemaIssue(result.error, 'dots');
   return invalidResult(

@@ -306,4 +306,13 @@ describe('convertMessagesRequest', () => {
       },
     );
   });
+
+  test('issue #18: beta fields that would change the answer are refused by name; an empty one is not', () => {
+    assert.throws(
+      () => convert({ mcp_servers: [{ type: 'url', url: 'https://mcp.example.com', name: 'x' }] }),
+      refusal('mcp_servers'),
+    );
+    assert.throws(() => convert({ container: 'container_1' }), refusal('container'));
+    assert.equal(convert({ mcp_servers: [], context_management: { edits: [] } }).model, 'm');
+  });
 });

@@ -19,6 +19,7 @@ export function convertMessagesRequest(request: MessagesRequest): ChatRequest {
       { param: 'thread', code: 'unsupported_parameter' },
     );
   }
+  refuseBetaFields(request);
   if (request.top_k !== undefined) {
     throw new InvalidRequestError(
       'top_k is not supported: most vendors behind this gateway have no equivalent. Use top_p or temperature.',
@@ -54,6 +55,26 @@ export function convertMessagesRequest(request: MessagesRequest): ChatRequest {
     };
   }
   return chat;
+}
+
+/**
+ * Fields of Anthropic betas that would change the answer and that no vendor behind the gateway can honour: refused
+ * by name rather than ignored (the `anthropic-beta` header itself is not read; a beta that changes nothing on the wire
+ * needs nothing here). `context_management` is left out on purpose: it only lets Anthropic trim old tool results from
+ * a long conversation, and sending the whole conversation gives the same answer.
+ * @see https://docs.anthropic.com/en/api/beta-headers
+ */
+const refusedBetaFields = {
+  mcp_servers: 'MCP servers run by the API (beta mcp-client) are not supported here; call MCP tools as custom tools.',
+  container: 'Code-execution containers (beta code-execution) are not supported here.',
+} as const;
+
+function refuseBetaFields(request: MessagesRequest): void {
+  for (const [field, reason] of Object.entries(refusedBetaFields)) {
+    const value: unknown = request[field];
+    const isEmpty = value === undefined || value === null || (Array.isArray(value) && value.length === 0);
+    if (!isEmpty) throw new InvalidRequestError(`${field}: ${reason}`, { param: field, code: 'unsupported_parameter' });
+  }
 }
 
 /** `output_config.format`, or the beta's top-level `output_format`; both at once must agree. */

@@ -8,6 +8,9 @@ import { sumLedgerAccount, userLedgerAccount } from '../../src/db/ledger.ts';
 import { installCliClients, type CliClients } from '../support/clients/install-cli-clients.ts';
 import { startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
 
+/** Installing the clients (first run) and running them take minutes, above the suite's default test timeout. */
+const clientTimeoutMs = 15 * 60_000;
+
 /** A Claude, a GPT, a Gemini and a DeepSeek model: the families docs/conformance.md lists. */
 const familyModels = ['claude-sonnet-4-5', 'gpt-5', 'gemini-2.5-flash', 'deepseek-chat'];
 const runTimeoutMs = 120_000;
@@ -55,13 +58,16 @@ describe('coding-agent CLIs against a sandbox gateway', () => {
   let userId: string;
   let home: string;
 
-  before(async () => {
-    clients = await installCliClients();
-    gateway = await startTestGateway();
-    ({ key, userId } = await gateway.createUserWithKey({ balanceMicros: 50_000_000 }));
-    home = mkdtempSync(path.join(tmpdir(), 'gateway-cli-home-'));
-    mkdirSync(path.join(home, '.codex'));
-  });
+  before(
+    async () => {
+      clients = await installCliClients();
+      gateway = await startTestGateway();
+      ({ key, userId } = await gateway.createUserWithKey({ balanceMicros: 50_000_000 }));
+      home = mkdtempSync(path.join(tmpdir(), 'gateway-cli-home-'));
+      mkdirSync(path.join(home, '.codex'));
+    },
+    { timeout: clientTimeoutMs },
+  );
   after(async () => {
     await gateway.close();
     rmSync(home, { recursive: true, force: true });
@@ -69,7 +75,7 @@ describe('coding-agent CLIs against a sandbox gateway', () => {
 
   const balance = () => sumLedgerAccount(gateway.gateway.database.db, userLedgerAccount(userId));
 
-  test('claude -p answers on every family and the calls are billed', async () => {
+  test('claude -p answers on every family and the calls are billed', { timeout: clientTimeoutMs }, async () => {
     for (const model of familyModels) {
       const before = await balance();
       const run = await runCli(
@@ -98,39 +104,43 @@ describe('coding-agent CLIs against a sandbox gateway', () => {
     }
   });
 
-  test('codex exec answers on every family through /v1/responses and the calls are billed', async () => {
-    for (const model of familyModels) {
-      const before = await balance();
-      const provider = [
-        '-c',
-        'model_provider="gateway"',
-        '-c',
-        'model_providers.gateway.name="gateway"',
-        '-c',
-        `model_providers.gateway.base_url="${gateway.url}/v1"`,
-        '-c',
-        'model_providers.gateway.env_key="GATEWAY_API_KEY"',
-        '-c',
-        'model_providers.gateway.wire_api="responses"',
-      ];
-      const run = await runCli(
-        clients.codex.command,
-        [
-          ...clients.codex.args,
-          'exec',
-          ...provider,
-          '--model',
-          model,
-          '--skip-git-repo-check',
-          '--sandbox',
-          'read-only',
-          'Reply with one short sentence.',
-        ],
-        { cwd: home, env: { HOME: home, CODEX_HOME: path.join(home, '.codex'), GATEWAY_API_KEY: key } },
-      );
-      assert.equal(run.exitCode, 0, `${model}: ${run.stdout}\n${run.stderr}`);
-      assert.ok(run.stdout.trim().length > 0, `${model}: no answer`);
-      assert.ok((await balance()) < before, `${model}: the run was billed`);
-    }
-  });
+  test(
+    'codex exec answers on every family through /v1/responses and the calls are billed',
+    { timeout: clientTimeoutMs },
+    async () => {
+      for (const model of familyModels) {
+        const before = await balance();
+        const provider = [
+          '-c',
+          'model_provider="gateway"',
+          '-c',
+          'model_providers.gateway.name="gateway"',
+          '-c',
+          `model_providers.gateway.base_url="${gateway.url}/v1"`,
+          '-c',
+          'model_providers.gateway.env_key="GATEWAY_API_KEY"',
+          '-c',
+          'model_providers.gateway.wire_api="responses"',
+        ];
+        const run = await runCli(
+          clients.codex.command,
+          [
+            ...clients.codex.args,
+            'exec',
+            ...provider,
+            '--model',
+            model,
+            '--skip-git-repo-check',
+            '--sandbox',
+            'read-only',
+            'Reply with one short sentence.',
+          ],
+          { cwd: home, env: { HOME: home, CODEX_HOME: path.join(home, '.codex'), GATEWAY_API_KEY: key } },
+        );
+        assert.equal(run.exitCode, 0, `${model}: ${run.stdout}\n${run.stderr}`);
+        assert.ok(run.stdout.trim().length > 0, `${model}: no answer`);
+        assert.ok((await balance()) < before, `${model}: the run was billed`);
+      }
+    },
+  );
 });

@@ -6,6 +6,9 @@ import { runProcess } from '../support/conformance/run-process.ts';
 import { startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
 
 const clientsFolder = path.resolve(import.meta.dirname, '../../../conformance/clients');
+/** Installing the clients (first run) and running them take minutes, above the suite's default test timeout. */
+const clientTimeoutMs = 15 * 60_000;
+
 /** A GPT, a Claude, a Gemini and a DeepSeek model; the embedding models of OpenAI, Google, Mistral and BAAI. */
 const chatModels = ['gpt-4o', 'claude-sonnet-4-5', 'gemini-2.5-flash', 'deepseek-chat'];
 const embeddingModels = ['text-embedding-3-small', 'gemini-embedding-001', 'mistral-embed', 'bge-large-en-v1.5'];
@@ -19,14 +22,17 @@ describe('Python agent and retrieval libraries against a sandbox gateway', () =>
   let python: string;
   let key: string;
 
-  before(async () => {
-    python = await preparePythonEnvironment(clientsFolder);
-    gateway = await startTestGateway();
-    ({ key } = await gateway.createUserWithKey({ balanceMicros: 50_000_000 }));
-  });
+  before(
+    async () => {
+      python = await preparePythonEnvironment(clientsFolder);
+      gateway = await startTestGateway();
+      ({ key } = await gateway.createUserWithKey({ balanceMicros: 50_000_000 }));
+    },
+    { timeout: clientTimeoutMs },
+  );
   after(() => gateway.close());
 
-  test('every library finishes on every model', async () => {
+  test('every library finishes on every model', { timeout: clientTimeoutMs }, async () => {
     const run = await runProcess(python, ['test_python_clients.py'], {
       cwd: clientsFolder,
       env: {

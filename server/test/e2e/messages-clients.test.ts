@@ -157,7 +157,7 @@ describe('/v1/messages accepts what current Anthropic clients send', () => {
     }
   });
 
-  test('count_tokens counts every text model through the SDK, free of charge', async () => {
+  test('count_tokens counts every text model through the SDK, free of charge; Anthropic counts Claude models', async () => {
     const before = await balance();
     const list = await fetch(`${gateway.url}/v1/models`, { headers: { 'x-api-key': key } });
     const models = ((await list.json()) as { data: Array<{ id: string; kind: string }> }).data;
@@ -177,6 +177,19 @@ describe('/v1/messages accepts what current Anthropic clients send', () => {
       assert.ok(large.input_tokens > small.input_tokens + 500, `${model.id}: ${large.input_tokens}`);
     }
     assert.equal(await balance(), before);
+    // Claude models are counted by Anthropic's own count endpoint: the same number a call with that input reports.
+    const input = {
+      system: 'You are terse.',
+      messages: [{ role: 'user' as const, content: 'Tell me about rivers. '.repeat(50) }],
+      thinking: { type: 'enabled' as const, budget_tokens: 2048 },
+    };
+    const counted = await client.messages.countTokens({ model: 'claude-sonnet-4-5', ...input });
+    const answered = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 4096, ...input });
+    const usage = answered.usage;
+    assert.equal(
+      counted.input_tokens,
+      usage.input_tokens + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0),
+    );
     await assert.rejects(
       client.messages.countTokens({ model: 'no-such-model', messages: [{ role: 'user', content: 'Hi' }] }),
       Anthropic.NotFoundError,

@@ -6,7 +6,7 @@ import { convertMessagesRequest } from '../../anthropic-api/convert-messages-req
 import type { Message, StreamEvent } from '../../anthropic-api/message-object.ts';
 import { countTokensRequestSchema, messagesRequestSchema } from '../../anthropic-api/messages-request.ts';
 import { NotFoundError } from '../../errors/not-found-error.ts';
-import { resolveModel } from '../../pipeline/resolve-model.ts';
+import { countInputTokens } from '../../pipeline/count-input-tokens.ts';
 import { estimateDeliveredUsage } from '../../billing/estimate-delivered-usage.ts';
 import type { ChatRequest } from '../../openai-api/chat-request.ts';
 import { parseWireRequest } from '../../openai-api/parse-request.ts';
@@ -75,12 +75,17 @@ export function registerMessagesRoutes(app: FastifyInstance, deps: ChatCompletio
       }
       return reply.sent ? reply : sink.message();
     });
-    scope.post('/v1/messages/count_tokens', async (request) => {
+    scope.post('/v1/messages/count_tokens', async (request, reply) => {
       const caller = await authenticate(deps, readAuthHeaders(request));
       const countRequest = parseWireRequest(countTokensRequestSchema, request.body);
-      const chatRequest = convertMessagesRequest({ ...countRequest, max_tokens: countRequest.max_tokens ?? 1 });
-      resolveModel(deps, { caller, modelId: chatRequest.model, kind: 'text' });
-      return { input_tokens: estimateInputTokens(chatRequest) };
+      // No output limit is counted; one above any thinking budget keeps the conversion's checks quiet.
+      const chatRequest = convertMessagesRequest({ ...countRequest, max_tokens: countRequest.max_tokens ?? 1_000_000 });
+      const controller = new AbortController();
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableFinished) controller.abort();
+      });
+      const count = await countInputTokens(deps, { caller, request: chatRequest, signal: controller.signal });
+      return { input_tokens: count.inputTokens };
     });
     // Anthropic's clients read Anthropic's error body on every path of its API, unknown ones and wrong methods too.
     // OPTIONS is left to the CORS preflight (`cors.ts`).
