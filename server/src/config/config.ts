@@ -67,8 +67,6 @@ const environmentSchema = z.object({
   DEFAULT_DISCOUNT_PERCENT: percentAsBasisPoints({ maxPercent: 90 }).default(2000),
   PRICING_RULE: z.enum(['cost_plus_markup', 'list_minus_discount']).default('cost_plus_markup'),
   DEFAULT_MARKUP_PERCENT: percentAsBasisPoints({ maxPercent: 1000 }).default(2000),
-  CATALOG_SYNC_INTERVAL_HOURS: z.coerce.number().int().min(0).max(8760).default(0),
-  CATALOG_AUTO_ADD: z.enum(['off', 'new_versions']).default('off'),
   DEFAULT_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   KEEPALIVE_INTERVAL_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   MEMORY_MODE: z.enum(['throughput', 'lean']).default('throughput'),
@@ -131,13 +129,11 @@ export type Config = {
   readonly welcomeBalanceMicros: number;
   readonly defaultDiscountBasisPoints: number;
   /**
-   * How a model gets our price when none is given (seeding, `model add`, sync): the cheapest route's cost plus
+   * How a model gets our price when none is given (seeding, `model add`): the route's cost plus
    * `markupBasisPoints` (the default, so a stock install does not sell at a loss), or the vendor list price less
    * `DEFAULT_DISCOUNT_PERCENT` (docs/catalogue.md).
    */
   readonly pricingRule: PricingRule;
-  /** Hours between scheduled catalogue syncs (0: none), and whether a sync adds new versions of offered families. */
-  readonly catalogSync: { readonly intervalHours: number; readonly autoAdd: 'off' | 'new_versions' };
   /** Per-key request budget per minute when the key sets none. */
   readonly defaultRequestsPerMinute: number;
   /** Silence after which a stream gets a `: keep-alive` comment. */
@@ -235,7 +231,6 @@ export function parseConfig(environment: Readonly<Record<string, string | undefi
     welcomeBalanceMicros: values.WELCOME_BALANCE_USD,
     defaultDiscountBasisPoints: values.DEFAULT_DISCOUNT_PERCENT,
     pricingRule: readPricingRule(values),
-    catalogSync: { intervalHours: values.CATALOG_SYNC_INTERVAL_HOURS, autoAdd: values.CATALOG_AUTO_ADD },
     defaultRequestsPerMinute: values.DEFAULT_REQUESTS_PER_MINUTE,
     keepAliveIntervalMs: values.KEEPALIVE_INTERVAL_MS,
     memoryMode: values.MEMORY_MODE,

@@ -14,7 +14,6 @@ import * as disabledImplicitRoutes from './migrations/0015-disabled-implicit-rou
 import * as topUpOrders from './migrations/0020-top-up-orders.ts';
 import * as modelsAsData from './migrations/0040-models-as-data.ts';
 import * as routeCosts from './migrations/0041-route-costs.ts';
-import * as catalogSyncs from './migrations/0042-catalog-syncs.ts';
 
 /** Forward-only migrations, in order. Written with Kysely's schema builder so one file serves SQLite and PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -33,7 +32,6 @@ const migrations: Record<string, Migration> = {
   '0020-top-up-orders': topUpOrders,
   '0040-models-as-data': modelsAsData,
   '0041-route-costs': routeCosts,
-  '0042-catalog-syncs': catalogSyncs,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -348,19 +348,6 @@ export type FxRatesTable = {
   fetched_at: number;
 };
 
-/** A catalogue sync's differences (JSON) and which were applied, once (migration 0042). */
-export type CatalogSyncsTable = {
-  id: string;
-  created_at: number;
-  /** JSON: which source each part came from (`live`, `bundled`, a vendor's model list) and what it said. */
-  sources: string;
-  /** JSON array of the differences found. */
-  changes: string;
-  applied_at: number | null;
-  /** JSON array of the ids of the differences applied. */
-  applied_change_ids: string | null;
-};
-
 export type DatabaseSchema = {
   top_up_orders: TopUpOrdersTable;
   top_up_order_transitions: TopUpOrderTransitionsTable;
@@ -388,7 +375,6 @@ export type DatabaseSchema = {
   image_price_tier_seeds: ImagePriceTierSeedsTable;
   disabled_implicit_routes: DisabledImplicitRoutesTable;
   instance_settings: InstanceSettingsTable;
-  catalog_syncs: CatalogSyncsTable;
 };
 
 export type UserRow = Selectable<UsersTable>;

@@ -11,7 +11,6 @@ export const conflictCodes = [
   'already_credited',
   'not_refundable',
   'model_exists',
-  'sync_already_applied',
 ] as const;
 export type ConflictCode = (typeof conflictCodes)[number];
 
