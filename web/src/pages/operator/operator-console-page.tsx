@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { RequireSignIn } from '../../features/auth/require-sign-in.tsx';
 import { usePageTitle } from '../../router/use-page-title.ts';
 import { useOperatorMessages, type OperatorMessages } from './operator-messages.ts';
+import { ModelsPanel } from './models-panel.tsx';
 import { PlansPanel } from './plans-panel.tsx';
 import { PricesPanel } from './prices-panel.tsx';
 import { RevenuePanel } from './revenue-panel.tsx';
@@ -15,6 +16,7 @@ const panels = {
   plans: PlansPanel,
   revenue: RevenuePanel,
   routes: RoutesPanel,
+  models: ModelsPanel,
 } as const satisfies Record<keyof OperatorMessages['tabs'], () => unknown>;
 
 type PanelId = keyof typeof panels;
