@@ -99,6 +99,8 @@ export const accountTermsRequestSchema = z.object({
   contract_discount_percent: percentSchema,
   requests_per_minute: z.number().int().min(1).max(1_000_000).nullable(),
   tokens_per_minute: z.number().int().min(1).max(1_000_000_000).nullable().optional(),
+  /** Must be true for a discount that newly sells models below the cost of every route (400 `below_cost` else). */
+  confirm_below_cost: z.boolean().optional(),
 });
 export type AccountTermsRequest = z.infer<typeof accountTermsRequestSchema>;
 

@@ -85,6 +85,8 @@ export const createSubscriptionPlanRequestSchema = z.object({
   price_usd: usdAmountSchema,
   discount_percent: percentSchema.max(maxPlanDiscountPercent),
   is_active: z.boolean().optional(),
+  /** Must be true for a discount that newly sells models below the cost of every route (400 `below_cost` else). */
+  confirm_below_cost: z.boolean().optional(),
 });
 export type CreateSubscriptionPlanRequest = z.infer<typeof createSubscriptionPlanRequestSchema>;
 

@@ -2,8 +2,7 @@ import { bumpCacheVersion } from '../db/cache-versions.ts';
 import { findModel, updateModelPrice } from '../db/models.ts';
 import type { ModelRow } from '../db/schema.ts';
 import { formatUsd, parseUsdToMicros } from '../lib/money.ts';
-import { toListRates } from '../operator/list-operator-models.ts';
-import { checkAboveCost, listStoredRouteCosts } from '../operator/model-route-costs.ts';
+import { checkAboveCost, listStoredRouteCosts, toModelListRates } from '../operator/model-route-costs.ts';
 import { parseOptions, UsageError, type CliContext } from './cli-context.ts';
 import { imageTierActions, runImageTierCommand } from './image-tier-commands.ts';
 import { modelCatalogActions, runModelCatalogCommand } from './model-catalog-commands.ts';
@@ -55,7 +54,7 @@ export async function runModelCommand(context: CliContext, action: string | unde
   await checkAboveCost(
     { db: context.db, nowMs: context.clock.nowMs(), routeCosts: listStoredRouteCosts(context.db) },
     {
-      model: toListRates(model),
+      model: toModelListRates(model),
       price: {
         inputMicros: change.inputRateMicros,
         outputMicros: change.outputRateMicros,

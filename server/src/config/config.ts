@@ -69,8 +69,6 @@ const environmentSchema = z.object({
   DEFAULT_DISCOUNT_PERCENT: percentAsBasisPoints({ maxPercent: 90 }).default(2000),
   PRICING_RULE: z.enum(['cost_plus_markup', 'list_minus_discount']).default('cost_plus_markup'),
   DEFAULT_MARKUP_PERCENT: percentAsBasisPoints({ maxPercent: 1000 }).default(2000),
-  CATALOG_SYNC_INTERVAL_HOURS: z.coerce.number().int().min(0).max(8760).default(0),
-  CATALOG_AUTO_ADD: z.enum(['off', 'new_versions']).default('off'),
   DEFAULT_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   DEFAULT_TOKENS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000_000).optional(),
   ACCOUNT_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
@@ -112,6 +110,7 @@ const environmentSchema = z.object({
   ROUTE_RETRY_BUDGET_FLOOR: z.coerce.number().int().min(0).max(1_000_000).default(10),
   ROUTE_DEADLINE_MS: z.coerce.number().int().min(100).max(3_600_000).default(600_000),
   ROUTE_MAX_COOLING_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
+  ROUTE_PREFER_CHEAPEST: z.enum(['true', 'false']).default('false'),
   SEARCH_ENGINE: z.enum(['searxng', 'brave', 'tavily', 'exa']).optional(),
   SEARCH_BASE_URL: optionalUrl,
   SEARCH_API_KEY: z.string().min(1).optional(),
@@ -162,13 +161,11 @@ export type Config = {
   readonly welcomeBalanceMicros: number;
   readonly defaultDiscountBasisPoints: number;
   /**
-   * How a model gets our price when none is given (seeding, `model add`, sync): the cheapest route's cost plus
+   * How a model gets our price when none is given (seeding, `model add`): the route's cost plus
    * `markupBasisPoints` (the default, so a stock install does not sell at a loss), or the vendor list price less
    * `DEFAULT_DISCOUNT_PERCENT` (docs/catalogue.md).
    */
   readonly pricingRule: PricingRule;
-  /** Hours between scheduled catalogue syncs (0: none), and whether a sync adds new versions of offered families. */
-  readonly catalogSync: { readonly intervalHours: number; readonly autoAdd: 'off' | 'new_versions' };
   /** The standard limits: each key's ceiling, each account's shared budgets and its key count (docs/limits.md). */
   readonly standardLimits: StandardLimits;
   /** Silence after which a stream gets a `: keep-alive` comment. */
@@ -279,7 +276,6 @@ export function parseConfig(environment: Readonly<Record<string, string | undefi
     welcomeBalanceMicros: values.WELCOME_BALANCE_USD,
     defaultDiscountBasisPoints: values.DEFAULT_DISCOUNT_PERCENT,
     pricingRule: readPricingRule(values),
-    catalogSync: { intervalHours: values.CATALOG_SYNC_INTERVAL_HOURS, autoAdd: values.CATALOG_AUTO_ADD },
     standardLimits: {
       keyRequestsPerMinute: values.DEFAULT_REQUESTS_PER_MINUTE,
       keyTokensPerMinute: values.DEFAULT_TOKENS_PER_MINUTE,
@@ -308,6 +304,7 @@ export function parseConfig(environment: Readonly<Record<string, string | undefi
       deadlineMs: values.ROUTE_DEADLINE_MS,
       maxCoolingMs: values.ROUTE_MAX_COOLING_MS,
       ewmaSmoothing: 0.2,
+      preferCheapest: values.ROUTE_PREFER_CHEAPEST === 'true',
     }),
     webDistDir: path.resolve(values.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../../web/dist')),
     vendorCredentials: Object.freeze(vendorCredentials),

@@ -23,6 +23,8 @@ export type RoutingSettings = {
   maxCoolingMs: number;
   /** Weight of the newest sample in the moving averages of error rate, time to first token and latency. */
   ewmaSmoothing: number;
+  /** Among routes of equal priority, try the healthy ones cheapest first (ROUTE_PREFER_CHEAPEST; docs/routing.md). */
+  preferCheapest?: boolean;
 };
 
 export const defaultRoutingSettings: RoutingSettings = {

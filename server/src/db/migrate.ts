@@ -16,7 +16,6 @@ import * as topUpOrders from './migrations/0020-top-up-orders.ts';
 import * as cryptoDeposits from './migrations/0030-crypto-deposits.ts';
 import * as modelsAsData from './migrations/0040-models-as-data.ts';
 import * as routeCosts from './migrations/0041-route-costs.ts';
-import * as catalogSyncs from './migrations/0042-catalog-syncs.ts';
 import * as accountEmail from './migrations/0050-account-email.ts';
 import * as accountAlerts from './migrations/0051-account-alerts.ts';
 import * as auditEvents from './migrations/0060-audit-events.ts';
@@ -42,7 +41,6 @@ const migrations: Record<string, Migration> = {
   '0030-crypto-deposits': cryptoDeposits,
   '0040-models-as-data': modelsAsData,
   '0041-route-costs': routeCosts,
-  '0042-catalog-syncs': catalogSyncs,
   '0050-account-email': accountEmail,
   '0051-account-alerts': accountAlerts,
   '0060-audit-events': auditEvents,

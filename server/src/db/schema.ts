@@ -424,19 +424,6 @@ export type CryptoDepositTransfersTable = {
   credited_at: number;
 };
 
-/** A catalogue sync's differences (JSON) and which were applied, once (migration 0042). */
-export type CatalogSyncsTable = {
-  id: string;
-  created_at: number;
-  /** JSON: which source each part came from (`live`, `bundled`, a vendor's model list) and what it said. */
-  sources: string;
-  /** JSON array of the differences found. */
-  changes: string;
-  applied_at: number | null;
-  /** JSON array of the ids of the differences applied. */
-  applied_change_ids: string | null;
-};
-
 /** One audit record (migration 0060): never updated or deleted. Before and after are JSON texts, never prompt text. */
 export type AuditEventsTable = {
   id: string;
@@ -500,7 +487,6 @@ export type DatabaseSchema = {
   image_price_tier_seeds: ImagePriceTierSeedsTable;
   disabled_implicit_routes: DisabledImplicitRoutesTable;
   instance_settings: InstanceSettingsTable;
-  catalog_syncs: CatalogSyncsTable;
   account_tokens: AccountTokensTable;
   mail_outbox: MailOutboxTable;
   subscription_renewal_reminders: SubscriptionRenewalRemindersTable;

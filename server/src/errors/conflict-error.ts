@@ -13,7 +13,6 @@ export const conflictCodes = [
   'balance_remaining',
   'not_refundable',
   'model_exists',
-  'sync_already_applied',
 ] as const;
 export type ConflictCode = (typeof conflictCodes)[number];
 

@@ -6,7 +6,7 @@ import { listModels } from '../db/models.ts';
 import type { ModelRow } from '../db/schema.ts';
 import type { Clock } from '../lib/clock.ts';
 import { microsToUsd } from '../lib/money.ts';
-import type { RouteCostSource, RouteWithCost } from './model-route-costs.ts';
+import { toModelListRates, type RouteCostSource, type RouteWithCost } from './model-route-costs.ts';
 
 export type ListOperatorModelsDeps = { db: Database; clock: Clock; routeCosts: RouteCostSource };
 
@@ -18,7 +18,7 @@ export async function listOperatorModels(deps: ListOperatorModelsDeps): Promise<
   const deepest = await findDeepestDiscountBasisPoints(deps.db, { nowMs: deps.clock.nowMs() });
   const views: OperatorModel[] = [];
   for (const row of await listModels(deps.db)) {
-    views.push(toOperatorModel(row, { routes: await deps.routeCosts(toListRates(row)), deepest }));
+    views.push(toOperatorModel(row, { routes: await deps.routeCosts(toModelListRates(row)), deepest }));
   }
   return { data: views };
 }
@@ -26,20 +26,7 @@ export async function listOperatorModels(deps: ListOperatorModelsDeps): Promise<
 /** One model's view, as `listOperatorModels` builds it. */
 export async function describeOperatorModel(deps: ListOperatorModelsDeps, row: ModelRow): Promise<OperatorModel> {
   const deepest = await findDeepestDiscountBasisPoints(deps.db, { nowMs: deps.clock.nowMs() });
-  return toOperatorModel(row, { routes: await deps.routeCosts(toListRates(row)), deepest });
-}
-
-export function toListRates(row: ModelRow) {
-  return {
-    id: row.id,
-    kind: row.kind,
-    provider: row.provider,
-    listInputRateMicros: row.list_input_rate_micros,
-    listOutputRateMicros: row.list_output_rate_micros,
-    listCachedInputRateMicros: row.list_cached_input_rate_micros,
-    listPerRequestMicros: row.list_per_request_micros,
-    cacheWriteRateBasisPoints: row.cache_write_rate_basis_points,
-  };
+  return toOperatorModel(row, { routes: await deps.routeCosts(toModelListRates(row)), deepest });
 }
 
 function toOperatorModel(row: ModelRow, input: { routes: RouteWithCost[]; deepest: number }): OperatorModel {

@@ -3,7 +3,9 @@ import { describeMargin, type Margin } from '../catalog/describe-margin.ts';
 import { findRouteCost, type EnteredRouteCost, type ListRates, type RouteCost } from '../catalog/route-cost.ts';
 import type { Database } from '../db/database.ts';
 import { findDeepestDiscountBasisPoints } from '../db/deepest-discount.ts';
+import { listModels } from '../db/models.ts';
 import { listRoutes } from '../db/routes.ts';
+import type { ModelRow } from '../db/schema.ts';
 import { InvalidRequestError } from '../errors/invalid-request-error.ts';
 import { formatUsd } from '../lib/money.ts';
 
@@ -79,4 +81,53 @@ export async function checkAboveCost(
     );
   }
   return margin;
+}
+
+/**
+ * Refuses a plan or contract discount that would newly sell models below the cost of every route (models already
+ * below cost at the deepest discount in force are flagged on the console and in `model list` instead), unless the
+ * operator confirmed it. Retired models are not sold and do not count.
+ */
+export async function checkDiscountAboveCost(
+  deps: { db: Database; nowMs: number; routeCosts: RouteCostSource },
+  input: { discountBasisPoints: number; isConfirmed: boolean },
+): Promise<void> {
+  if (input.isConfirmed || input.discountBasisPoints === 0) return;
+  const inForce = await findDeepestDiscountBasisPoints(deps.db, { nowMs: deps.nowMs });
+  if (input.discountBasisPoints <= inForce) return;
+  const losing: string[] = [];
+  for (const row of await listModels(deps.db)) {
+    if (row.retired_at !== null || row.enabled !== 1) continue;
+    const routes = await deps.routeCosts(toModelListRates(row));
+    const price = {
+      inputMicros: row.input_rate_micros,
+      outputMicros: row.output_rate_micros,
+      cachedInputMicros: row.cached_input_rate_micros,
+      perRequestMicros: row.per_request_micros,
+    };
+    const at = (deepestDiscountBasisPoints: number) =>
+      describeMargin({ kind: row.kind, price, routes, deepestDiscountBasisPoints }).isBelowCost;
+    if (at(input.discountBasisPoints) && !at(inForce)) losing.push(row.id);
+  }
+  if (losing.length === 0) return;
+  const named = losing.slice(0, 5).map((id) => `\`${id}\``);
+  throw new InvalidRequestError(
+    `A ${input.discountBasisPoints / 100}% discount sells ${losing.length} model(s) below the cost of every route ` +
+      `(${named.join(', ')}${losing.length > 5 ? ', …' : ''}). Set \`confirm_below_cost\` to allow it.`,
+    { param: 'confirm_below_cost', code: 'below_cost' },
+  );
+}
+
+/** A model row's list rates, as the route costs take them. */
+export function toModelListRates(row: ModelRow): ListRates & { id: string; provider: string | null } {
+  return {
+    id: row.id,
+    kind: row.kind,
+    provider: row.provider,
+    listInputRateMicros: row.list_input_rate_micros,
+    listOutputRateMicros: row.list_output_rate_micros,
+    listCachedInputRateMicros: row.list_cached_input_rate_micros,
+    listPerRequestMicros: row.list_per_request_micros,
+    cacheWriteRateBasisPoints: row.cache_write_rate_basis_points,
+  };
 }

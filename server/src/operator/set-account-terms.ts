@@ -7,8 +7,12 @@ import type { AccountTerms } from '../accounts/account-terms.ts';
 import { getOperatorUser } from './get-operator-user.ts';
 import type { OperatorReadDeps } from './list-operator-users.ts';
 import { percentToBasisPoints } from '../billing/parse-amounts.ts';
+import { checkDiscountAboveCost, type RouteCostSource } from './model-route-costs.ts';
 
-export type AccountTermsWriteDeps = OperatorReadDeps & { accountTerms: Pick<AccountTerms, 'reload'> };
+export type AccountTermsWriteDeps = OperatorReadDeps & {
+  accountTerms: Pick<AccountTerms, 'reload'>;
+  routeCosts: RouteCostSource;
+};
 
 /**
  * Sets an account's contract discount and request and token budgets. Every node reloads account terms on the `account_terms`
@@ -19,9 +23,14 @@ export async function setAccountTerms(
   input: { userId: string; request: AccountTermsRequest },
 ): Promise<OperatorUserDetail> {
   if (!(await findUserById(deps.db, input.userId))) throw new NotFoundError(`There is no account \`${input.userId}\`.`);
+  const discountBasisPoints = percentToBasisPoints(input.request.contract_discount_percent);
+  await checkDiscountAboveCost(
+    { db: deps.db, nowMs: deps.clock.nowMs(), routeCosts: deps.routeCosts },
+    { discountBasisPoints, isConfirmed: input.request.confirm_below_cost === true },
+  );
   await upsertAccountTerms(deps.db, {
     user_id: input.userId,
-    contract_discount_basis_points: percentToBasisPoints(input.request.contract_discount_percent),
+    contract_discount_basis_points: discountBasisPoints,
     requests_per_minute: input.request.requests_per_minute,
     tokens_per_minute: input.request.tokens_per_minute ?? null,
     updated_at: deps.clock.nowMs(),

@@ -6,8 +6,7 @@ import { findModel, updateModelPrice } from '../db/models.ts';
 import { NotFoundError } from '../errors/not-found-error.ts';
 import type { Clock } from '../lib/clock.ts';
 import { parseOptionalUsdAmountMicros, parseUsdAmountMicros } from '../billing/parse-amounts.ts';
-import { toListRates } from './list-operator-models.ts';
-import { checkAboveCost, type RouteCostSource } from './model-route-costs.ts';
+import { checkAboveCost, toModelListRates, type RouteCostSource } from './model-route-costs.ts';
 import { toPriceChangeView } from './to-price-change-view.ts';
 
 export type SetModelPriceDeps = {
@@ -57,7 +56,7 @@ export async function setModelPrice(
   await checkAboveCost(
     { db: deps.db, nowMs: deps.clock.nowMs(), routeCosts: deps.routeCosts },
     {
-      model: toListRates(model),
+      model: toModelListRates(model),
       price: {
         inputMicros: change.inputRateMicros,
         outputMicros: change.outputRateMicros,

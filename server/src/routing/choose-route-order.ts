@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { RouteCost } from '../catalog/route-cost.ts';
 import type { RouteHealthView } from './route-health.ts';
 
 /** What the policy needs of a route (a subset of the catalogue's `Route`). */
@@ -9,6 +10,8 @@ export type RoutingCandidate = {
   maxConcurrency?: number;
   /** Accounts the route is reserved for; empty: every account. */
   reservedForUserIds?: readonly string[];
+  /** What the route costs us (the catalogue's `RouteCost`), for the cheapest-first policy. */
+  cost?: Pick<RouteCost, 'inputMicros' | 'outputMicros' | 'perRequestMicros'>;
 };
 
 export type RouteOrder<Candidate extends RoutingCandidate> = {
@@ -36,6 +39,9 @@ const speedSlackMs = 500;
  *    key (the conversation), the "random" numbers are a hash of (key, route id): weighted rendezvous hashing, so the
  *    same conversation lands on the same route while it stays available and vendor prompt caches keep hitting.
  *    Weight 0 makes a route a backup: tried after the weighted ones of its tier.
+ * 5. With cheapest-first on (ROUTE_PREFER_CHEAPEST), the healthy routes of a group come first, cheapest first (cost
+ *    of 10M input + 1M output tokens, or of one image); step 4 orders only routes of equal cost, and the group's
+ *    unhealthy routes (errors, probing) follow.
  */
 export function chooseRouteOrder<Candidate extends RoutingCandidate>(input: {
   routes: readonly Candidate[];
@@ -43,6 +49,7 @@ export function chooseRouteOrder<Candidate extends RoutingCandidate>(input: {
   affinityKey: string | undefined;
   viewOf: (route: Candidate) => RouteHealthView;
   random: () => number;
+  isCheapestFirst?: boolean;
 }): RouteOrder<Candidate> {
   const usable = input.routes.filter((route) => isAllowedFor(route, input.userId));
   const unavailable: RouteOrder<Candidate>['unavailable'] = [];
@@ -65,7 +72,7 @@ export function chooseRouteOrder<Candidate extends RoutingCandidate>(input: {
 
 function orderEquals<Candidate extends RoutingCandidate>(
   group: { route: Candidate; view: RouteHealthView }[],
-  input: { affinityKey: string | undefined; random: () => number },
+  input: { affinityKey: string | undefined; random: () => number; isCheapestFirst?: boolean | undefined },
 ): Candidate[] {
   const fastest = Math.min(...group.map((entry) => entry.view.timeToFirstTokenMs ?? Infinity));
   const keyed = group.map((entry) => {
@@ -73,9 +80,19 @@ function orderEquals<Candidate extends RoutingCandidate>(
     const uniform = input.affinityKey === undefined ? input.random() : hashToUnit(input.affinityKey, entry.route.id);
     // -ln(u)/w: the smallest key wins; sorting by it is a weighted random permutation. Weight 0 sorts last.
     const sortKey = weight > 0 ? -Math.log(Math.max(uniform, Number.MIN_VALUE)) / weight : Infinity;
-    return { route: entry.route, sortKey };
+    return { route: entry.route, sortKey, costKey: input.isCheapestFirst ? costKeyOf(entry) : 0 };
   });
-  return keyed.sort((left, right) => left.sortKey - right.sortKey).map((entry) => entry.route);
+  return keyed
+    .sort((left, right) => left.costKey - right.costKey || left.sortKey - right.sortKey)
+    .map((entry) => entry.route);
+}
+
+/** Healthy routes by their cost (unknown cost after known ones); every other route after all healthy ones. */
+function costKeyOf(entry: { route: RoutingCandidate; view: RouteHealthView }): number {
+  if (entry.view.state !== 'healthy' || entry.view.errorRate > 0.5) return Number.MAX_SAFE_INTEGER;
+  const cost = entry.route.cost;
+  if (!cost) return Number.MAX_SAFE_INTEGER - 1;
+  return cost.inputMicros * 10 + cost.outputMicros + (cost.perRequestMicros ?? 0);
 }
 
 /** 1 for a route without errors and as fast as the best of its tier, down to 0.05; rounded to quarter steps. */

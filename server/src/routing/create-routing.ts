@@ -63,6 +63,7 @@ export function createRouting(deps: {
           input.request === undefined ? undefined : deriveAffinityKey({ userId: input.userId, request: input.request }),
         viewOf,
         random: deps.random,
+        isCheapestFirst: deps.settings.preferCheapest === true,
       }),
     viewOf,
     tryStart: (route) => {

@@ -260,5 +260,27 @@ for (const databaseKind of databaseKinds) {
       assert.equal(restored.exitCode, 0, restored.stderr);
       assert.equal((await findModel(db(), 'mistral-next'))?.retired_at, null);
     });
+
+    test('a plan or contract discount that newly sells below cost is refused unless confirmed', async () => {
+      const customer = await gateway.createUserWithKey({ email: `terms-${databaseKind}@example.com` });
+      // Cost plus 20% survives a 10% contract discount (1.2 × 0.9 = 1.08 of cost).
+      const terms = await api(`/api/operator/users/${customer.userId}/terms`, {
+        body: { contract_discount_percent: 10, requests_per_minute: null },
+      });
+      assert.equal(terms.status, 200, terms.text);
+      // A 20% plan sells every model at 0.96 of its cost.
+      const plan = { name: 'Pro', price_usd: '10', discount_percent: 20 };
+      const refused = await api('/api/operator/plans', { body: plan });
+      assert.equal(refused.status, 400, refused.text);
+      assert.equal(readError(refused).code, 'below_cost');
+      assert.match(readError(refused).message, /A 20% discount sells \d+ model\(s\) below the cost of every route/);
+      const plans = await api('/api/operator/plans');
+      assert.equal((plans.json as { data: unknown[] }).data.length, 0);
+      const confirmed = await api('/api/operator/plans', { body: { ...plan, confirm_below_cost: true } });
+      assert.equal(confirmed.status, 201, confirmed.text);
+      const flagged = await operatorModel('claude-sonnet-4-5');
+      assert.equal(flagged?.deepest_discount_percent, 20);
+      assert.equal(flagged?.is_below_cost, true);
+    });
   });
 }

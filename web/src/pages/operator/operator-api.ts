@@ -24,6 +24,7 @@ import type {
   OperatorRouteList,
   UpdateRouteRequest,
 } from '../../../../contract/operator-routes.ts';
+import type { CreateModelRequest, OperatorModel, OperatorModelList } from '../../../../contract/operator-models.ts';
 import type { RequestOptions } from '../../api/api-client.ts';
 import { callEndpoint } from '../../api/call-endpoint.ts';
 
@@ -85,3 +86,15 @@ export const updateRoute = (routeId: string, request: UpdateRouteRequest): Promi
 
 export const listRecentCalls = (options: RequestOptions = {}): Promise<OperatorUsagePage> =>
   callEndpoint(apiEndpoints.listOperatorUsage, { query: { limit: 20 } }, options);
+
+export const listOperatorModels = (options: RequestOptions = {}): Promise<OperatorModelList> =>
+  callEndpoint(apiEndpoints.listOperatorModels, {}, options);
+
+export const createModel = (request: CreateModelRequest): Promise<OperatorModel> =>
+  callEndpoint(apiEndpoints.createModel, { body: request });
+
+export const retireModel = (modelId: string): Promise<OperatorModel> =>
+  callEndpoint(apiEndpoints.retireModel, { params: { id: modelId }, body: {} });
+
+export const restoreModel = (modelId: string): Promise<OperatorModel> =>
+  callEndpoint(apiEndpoints.restoreModel, { params: { id: modelId } });

@@ -3,6 +3,7 @@ import { RequireSignIn } from '../../features/auth/require-sign-in.tsx';
 import { usePageTitle } from '../../router/use-page-title.ts';
 import { useOperatorMessages, type OperatorMessages } from './operator-messages.ts';
 import { PaymentsPanel } from './payments-panel.tsx';
+import { ModelsPanel } from './models-panel.tsx';
 import { PlansPanel } from './plans-panel.tsx';
 import { PricesPanel } from './prices-panel.tsx';
 import { RevenuePanel } from './revenue-panel.tsx';
@@ -20,6 +21,7 @@ const panels = {
   routes: RoutesPanel,
   payments: PaymentsPanel,
   audit: AuditPanel,
+  models: ModelsPanel,
 } as const satisfies Record<keyof OperatorMessages['tabs'], () => unknown>;
 
 type PanelId = keyof typeof panels;
