@@ -123,6 +123,7 @@ for (const databaseKind of databaseKinds) {
           provider: null,
           status: 'failed',
           error_code: 'upstream_error',
+          upstream_cost_micros: null,
           input_tokens: 0,
           cached_tokens: 0,
           output_tokens: 0,

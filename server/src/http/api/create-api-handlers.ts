@@ -38,8 +38,8 @@ export type ApiHandlerDeps = AuthHandlerDeps &
   TopUpHandlerDeps &
   OperatorPaymentHandlerDeps &
   OperatorModelHandlerDeps &
-  AccountEmailHandlerDeps & { openApiDocument: Record<string, unknown> };
-OperatorPaymentHandlerDeps & TotpHandlerDeps & { openApiDocument: Record<string, unknown> };
+  AccountEmailHandlerDeps &
+  TotpHandlerDeps & { openApiDocument: Record<string, unknown> };
 
 /** The handler of every endpoint in `contract/api-endpoints.ts`, grouped by what they need. */
 export function createApiHandlers(deps: ApiHandlerDeps): ApiHandlers {
