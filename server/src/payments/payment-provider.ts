@@ -122,6 +122,8 @@ export type PaymentProvider = {
   currency: PaymentCurrency;
   /** Whether this client talks to the provider's test mode / a simulator (its money is sandbox money). */
   isSandbox: boolean;
+  /** `none`: the payments are watched (TRON's chain), so there is no webhook URL to register with anyone. */
+  webhooks?: 'none';
   createPayment(input: CreatePaymentInput): Promise<CreatedPayment>;
   /** Re-fetches a payment from the provider's API (for webhook checks and reconciliation). */
   fetchPayment(providerPaymentId: string): Promise<ProviderPayment>;

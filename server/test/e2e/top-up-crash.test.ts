@@ -107,6 +107,9 @@ for (const databaseKind of databaseKinds) {
         PUBLIC_BASE_URL: baseUrl,
         SANDBOX: 'on',
         PAYMENT_SANDBOX: 'off',
+        // The test signs up over the API, as a script would: no proof-of-work challenge, welcome balance at once.
+        SIGNUP_ABUSE_CHECKS: 'off',
+        WELCOME_BALANCE_AT: 'sign-up',
         // A fixed rate: no exchange-rate feed is read.
         FX_FIXED_RUB_PER_USD: '90',
         WELCOME_BALANCE_USD: '0',

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnGateway, waitForListening } from '../support/gateway-process.ts';
-import { startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
+import { fetchMetrics, startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
 
 /** A loopback port with nothing listening on it: every search there fails to connect. */
 async function closedPort(): Promise<number> {
@@ -49,7 +49,7 @@ describe('issue 19: a broken search engine is logged, counted and reported by /r
     const readiness = await fetch(`${gateway.gateway.url}/readyz`);
     assert.equal(readiness.status, 200, 'the node still serves everything else');
     assert.deepEqual(await readiness.json(), { status: 'degraded', web_search: 'failing' });
-    const metrics = await (await fetch(`${gateway.gateway.url}/metrics`)).text();
+    const metrics = await fetchMetrics(gateway.gateway.url);
     const failed = /gateway_web_search_total\{engine="searxng",outcome="unavailable"\} (\d+)/.exec(metrics);
     assert.ok(failed && Number(failed[1]) >= failuresBeforeDegraded, metrics.slice(0, 200));
     const failureLines = logLines.filter((line) => line.includes('web search failed'));

@@ -281,7 +281,13 @@ test('Russian on a phone: the dashboard fits 375 px', async () => {
   await phone.getByRole('heading', { level: 1, name: 'Личный кабинет' }).waitFor();
   await phone.locator('table[data-table="usage"] tr[data-request-id]').first().waitFor();
   const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(overflow <= 0, `no sideways scrolling (${overflow} px)`);
+  const widest = await phone.evaluate(() =>
+    [...document.querySelectorAll('body *')]
+      .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
+      .slice(0, 5)
+      .map((element) => `${element.tagName.toLowerCase()}.${element.className}`),
+  );
+  assert.ok(overflow <= 0, `no sideways scrolling (${overflow} px): ${widest.join(', ')}`);
   await phone.screenshot({ path: path.join(screenshotDir, 'dashboard-ru-375.png'), fullPage: true });
   await phone.getByRole('radio', { name: 'English' }).check();
   await phone.close();

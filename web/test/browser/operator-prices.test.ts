@@ -27,7 +27,8 @@ const usd = new Intl.NumberFormat('en-US', {
 
 before(async () => {
   assertWebAppBuilt();
-  gateway = await startTestGateway();
+  // Prices above cost, as a stock install has them: saving a price as it stands needs no below-cost confirmation.
+  gateway = await startTestGateway({ environment: { PRICING_RULE: 'cost_plus_markup' } });
   await gateway.createUserWithKey({ role: 'admin', email: operatorEmail });
   browser = await launchBrowser();
   const login = await browser.context.request.post(`${gateway.url}/api/auth/login`, {

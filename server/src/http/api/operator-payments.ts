@@ -34,12 +34,14 @@ export function createOperatorPaymentHandlers(
     markOperatorPaymentPaid: async ({ session, params, body }) =>
       markTopUpPaid(deps, { orderId: params.id, operatorUserId: session.userId, reason: body.reason }),
     listPaymentWebhooks: async () => ({
-      data: deps.paymentProviders.list.map((provider) => ({
-        provider: provider.id,
-        url: `${deps.webhookBaseUrl}/${provider.id}`,
-        methods: [...provider.methods],
-        is_sandbox: provider.isSandbox,
-      })),
+      data: deps.paymentProviders.list
+        .filter((provider) => provider.webhooks !== 'none')
+        .map((provider) => ({
+          provider: provider.id,
+          url: `${deps.webhookBaseUrl}/${provider.id}`,
+          methods: [...provider.methods],
+          is_sandbox: provider.isSandbox,
+        })),
     }),
   };
 }

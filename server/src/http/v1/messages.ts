@@ -61,12 +61,6 @@ export function registerMessagesRoutes(app: FastifyInstance, deps: ChatCompletio
           requestId: request.id,
           sink: sink.sink,
           isReasoningAdvisory: true,
-        });
-        await runChatCompletion(deps, {
-          caller,
-          body: chatRequest,
-          requestId: request.id,
-          sink: sink.sink,
           endpoint: 'messages',
         });
       } catch (error) {

@@ -43,6 +43,7 @@ export function createTronProvider(options: TronProviderOptions): PaymentProvide
     methods: ['usdt_trc20'],
     currency: 'USD',
     isSandbox: options.isSandbox,
+    webhooks: 'none',
     createPayment: async (input) => {
       const expectedMicroUsdt = Number(
         (BigInt(input.amount.minorUnits) * MICROS_PER_CENT * BigInt(options.microUsdtPerUsd)) / MICROS_PER_UNIT,
