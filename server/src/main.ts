@@ -19,7 +19,7 @@ export function readConfigOrExit(): Config {
 /** Starts the gateway, logs one clear line on where it listens, and shuts down cleanly on SIGTERM/SIGINT. */
 export async function runGateway(config: Config): Promise<void> {
   const logger = createLogger({ level: config.logLevel });
-  applyMemoryMode(config, (message) => logger.warn(message));
+  applyMemoryMode(config);
   let gateway;
   try {
     gateway = await startGateway(config, logger);
@@ -32,6 +32,11 @@ export async function runGateway(config: Config): Promise<void> {
     { url: gateway.url, database: gateway.database.description, sandbox: config.isSandbox, webSearch },
     `gateway listening on ${gateway.url} (database: ${gateway.database.description}; sandbox mode: ${config.isSandbox ? 'on, models are served by simulators' : 'off'}; web search: ${webSearch})`,
   );
+  if (!hasSemiSpaceCap(process.execArgv, config.nodeOptions)) {
+    logger.warn(
+      "V8's young generation is not capped: start node with --max-semi-space-size=16 (npm start sets it in NODE_OPTIONS; 4 for the least memory) or resident memory under load grows by about 150 MB",
+    );
+  }
   let isStopping = false;
   const stop = (signal: string) => {
     if (isStopping) return;
@@ -53,15 +58,11 @@ export async function runGateway(config: Config): Promise<void> {
  * V8 sizes the young generation when the process starts, so a semi-space cap set from inside the running gateway
  * (`v8.setFlagsFromString`) has no effect: the cap must be on Node's command line or in NODE_OPTIONS, which
  * `npm start` sets to a 16 MB semi-space (decision 1650). Without it V8 grows each semi-space to 32 MB under load and
- * the resident peak of the c=64 benchmark rises from about 210 to about 360 MB, so the gateway says so once at start.
+ * the resident peak of the c=64 benchmark rises from about 210 to about 360 MB, so the gateway says so once it listens.
  * `lean` also asks V8 to collect the old generation sooner (memory saver mode, which V8 reads at each collection).
  */
-function applyMemoryMode(config: Config, warn: (message: string) => void): void {
+function applyMemoryMode(config: Config): void {
   if (config.memoryMode === 'lean') setFlagsFromString('--memory-saver-mode');
-  if (hasSemiSpaceCap(process.execArgv, config.nodeOptions)) return;
-  warn(
-    "V8's young generation is not capped: start node with --max-semi-space-size=16 (npm start sets it in NODE_OPTIONS; 4 for the least memory) or resident memory under load grows by about 150 MB",
-  );
 }
 
 /** Whether Node was started with a young-generation cap, on its command line or in NODE_OPTIONS. */
