@@ -75,7 +75,9 @@ export async function startSystems(input: {
     }) satisfies MemorySubject;
   const memorySubjects: MemorySubject[] = [
     fresh(sqliteLabel, {}),
-    fresh(`${sqliteLabel}, MEMORY_MODE=lean`, { environment: { MEMORY_MODE: 'lean' } }),
+    fresh(`${sqliteLabel}, MEMORY_MODE=lean`, {
+      environment: { MEMORY_MODE: 'lean', NODE_OPTIONS: '--max-semi-space-size=4' },
+    }),
   ];
   const notRun = new Map<string, string>();
   if (options.isPostgresSkipped) notRun.set(postgresLabel, 'not run: --no-postgres');

@@ -95,6 +95,8 @@ const environmentSchema = z.object({
     })
     .default('*'),
   MEMORY_MODE: z.enum(['throughput', 'lean']).default('throughput'),
+  // Node's own; read only to tell whether V8 was started with a young-generation cap (main.ts).
+  NODE_OPTIONS: z.string().default(''),
   IMAGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(900_000).default(300_000),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
   BODY_LIMIT_BYTES: z.coerce
@@ -177,6 +179,8 @@ export type Config = {
    * half the resident memory under many streams at the cost of CPU per request (docs/benchmarks.md).
    */
   readonly memoryMode: 'throughput' | 'lean';
+  /** Node's NODE_OPTIONS as the process was started with them (V8's heap sizes are fixed at start). */
+  readonly nodeOptions: string;
   /** How long one upstream route may take to deliver every image of a request (polls and downloads included). */
   readonly imageTimeoutMs: number;
   readonly shutdownGraceMs: number;
@@ -287,6 +291,7 @@ export function parseConfig(environment: Readonly<Record<string, string | undefi
     keepAliveIntervalMs: values.KEEPALIVE_INTERVAL_MS,
     corsOrigins: values.CORS_ORIGINS,
     memoryMode: values.MEMORY_MODE,
+    nodeOptions: values.NODE_OPTIONS,
     imageTimeoutMs: values.IMAGE_TIMEOUT_MS,
     shutdownGraceMs: values.SHUTDOWN_GRACE_MS,
     bodyLimitBytes: values.BODY_LIMIT_BYTES,

@@ -32,6 +32,11 @@ export type ChatSink = {
    * slow client slows the upstream instead of filling the gateway's memory.
    */
   sendChunk: (chunk: ChatChunk) => boolean;
+  /**
+   * A chunk already serialised (forwarded as the vendor sent it, with the gateway's id, created and model), sent as
+   * it is; same return as `sendChunk`. Optional, like `sendCompletionJson`: without it chunks are serialised.
+   */
+  sendChunkJson?: (json: string) => boolean;
   /** Resolves when the client's buffer has drained, or the client has gone. */
   waitForDrain: () => Promise<void>;
   sendStreamError: (error: GatewayError) => void;

@@ -1,6 +1,7 @@
 import type { TokenUsage } from '../billing/pricing.ts';
 import { InternalError } from '../errors/internal-error.ts';
 import type { ChatChunk } from '../openai-api/chat-completion.ts';
+import { readRelayedJson } from '../providers/shared/relayed-chunk.ts';
 import type { ChatSink } from './chat-sink.ts';
 import { fromWireUsage } from './convert-usage.ts';
 
@@ -48,7 +49,7 @@ export async function relayStream(input: {
         }
         result.deliveredTextBytes += bytes;
         // Backpressure: the next upstream chunk is pulled only once the client can take it (no promise when it can).
-        if (!input.sink.sendChunk(withIdentity(chunk, input.identity))) await input.sink.waitForDrain();
+        if (!send(input.sink, chunk, input.identity)) await input.sink.waitForDrain();
       }
       try {
         const next = await input.chunks.next();
@@ -79,6 +80,13 @@ function countTextBytes(chunk: ChatChunk): number {
 
 function byteLength(text: string | null | undefined): number {
   return text ? Buffer.byteLength(text) : 0;
+}
+
+/** A chunk forwarded as the vendor wrote it goes out as that text when the sink takes text (no re-serialising). */
+function send(sink: ChatSink, chunk: ChatChunk, identity: { id: string; created: number; model: string }): boolean {
+  const json = sink.sendChunkJson === undefined ? undefined : readRelayedJson(chunk);
+  if (json === undefined || sink.sendChunkJson === undefined) return sink.sendChunk(withIdentity(chunk, identity));
+  return sink.sendChunkJson(json);
 }
 
 /** The chunk as the client sees it: one copy with the gateway's identity, usage left out (it comes with the cost). */

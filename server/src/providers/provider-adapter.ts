@@ -27,7 +27,8 @@ export type UpstreamHttpRequest = {
 };
 
 /** One server-sent event, already split by `providers/shared/parse-sse.ts`; `data` is parsed JSON. */
-export type SseEvent = { event: string | undefined; data: unknown };
+/** One server-sent event: its `data` parsed as JSON and, from the parser, as the text it arrived in (to relay it). */
+export type SseEvent = { event: string | undefined; data: unknown; text?: string };
 
 /**
  * How an upstream failure must be handled (docs/STYLE.md §8):

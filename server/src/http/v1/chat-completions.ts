@@ -63,6 +63,7 @@ function createHttpChatSink(input: {
     awaitStream: events.openWhenSilent,
     startStream: (origin) => events.openWithRoute(input.caller, origin.routeId),
     sendChunk: (chunk: ChatChunk) => stream.writeData(JSON.stringify(chunk)),
+    sendChunkJson: (json) => stream.writeData(json),
     waitForDrain: stream.waitForDrain,
     sendStreamError: (error) => {
       request.log.warn({ code: error.code, status: error.status }, 'stream ended with an error');

@@ -1,5 +1,6 @@
 import type { ChatChunk, Usage } from '../../openai-api/chat-completion.ts';
 import type { SseEvent } from '../provider-adapter.ts';
+import { markRelayed } from '../shared/relayed-chunk.ts';
 import { createChunkBuilder, type ChunkBuilder } from '../shared/chunk-builder.ts';
 import { createTruncatedStreamError, parseVendorBody } from '../shared/parse-vendor-body.ts';
 import { deriveToolCallId } from '../shared/tool-call-id.ts';
@@ -7,6 +8,7 @@ import { convertLogprobs, readReasoning } from './convert-message-parts.ts';
 import { finishChoice } from './convert-response.ts';
 import type { DialectQuirks } from './dialect-quirks.ts';
 import { convertMidStreamError, isErrorEvent } from './errors.ts';
+import { relayOpenAiChunk } from './relay-chunk.ts';
 import { openAiChunkSchema, type OpenAiChunk, type OpenAiToolCallDelta } from './openai-api.ts';
 
 type ChunkChoice = NonNullable<OpenAiChunk['choices']>[number];
@@ -38,6 +40,8 @@ export async function* convertStream(input: {
   createdUnixSeconds: number;
   id: string;
   quirks: DialectQuirks;
+  /** OpenAI's own streams: chunks already in the builder's form are forwarded as sent (`relay-chunk.ts`). */
+  relaysChunks?: boolean;
 }): AsyncGenerator<ChatChunk> {
   const state: StreamState = {
     id: input.id,
@@ -48,9 +52,21 @@ export async function* convertStream(input: {
     toolCalls: new Map(),
     hasFinishedAny: false,
   };
+  const identity = input.relaysChunks
+    ? {
+        id: JSON.stringify(input.id),
+        created: String(input.createdUnixSeconds),
+        model: JSON.stringify(input.requestedModel),
+      }
+    : undefined;
   for await (const event of input.events) {
     if (isErrorEvent(event.data, input.quirks)) throw convertMidStreamError(event.data, input.quirks);
-    yield* onChunk(state, event.data);
+    const relayed = identity === undefined ? undefined : relayOpenAiChunk(event, state.builder, identity);
+    if (relayed === undefined) yield* onChunk(state, event.data);
+    else {
+      state.hasFinishedAny ||= relayed.isFinishing;
+      yield markRelayed(relayed.chunk, relayed.json);
+    }
   }
   yield* onEnd(state);
 }

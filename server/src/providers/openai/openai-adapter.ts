@@ -33,10 +33,12 @@ export function createOpenAiDialectAdapter(id: ProviderId, quirks: DialectQuirks
 }
 
 /**
- * OpenAI's own answers are forwarded as sent when they need no conversion (`relay-response.ts`); other dialect
+ * OpenAI's own answers and stream chunks are forwarded as sent when they need no conversion (`relay-response.ts`,
+ * `relay-chunk.ts`); other dialect
  * vendors' answers keep going through the converters, whose quirk hooks they need.
  */
 export const openAiAdapter: ProviderAdapter = {
   ...createOpenAiDialectAdapter('openai', openAiQuirks),
   relayResponse: (input) => relayOpenAiResponse(input, openAiQuirks),
+  parseStream: (input) => convertStream({ ...input, quirks: openAiQuirks, relaysChunks: true }),
 };

@@ -28,6 +28,10 @@ export type ChunkBuilder = {
   isFinished: (choiceIndex: number) => boolean;
   /** Choices that sent something but no finish reason yet. */
   unfinishedChoices: () => number[];
+  /** Whether the choice's first delta (the one with `role`) was sent. */
+  hasRole: (choiceIndex: number) => boolean;
+  /** A chunk for the choice was sent as the vendor wrote it (it carried the role when it was the first). */
+  noteRelayed: (choiceIndex: number, isFinishing: boolean) => void;
 };
 
 type BuilderContext = {
@@ -52,6 +56,12 @@ export function createChunkBuilder(identity: { id: string; created: number; mode
     hasToolCalls: (choiceIndex) => (context.choices.get(choiceIndex)?.toolCallCount ?? 0) > 0,
     isFinished: (choiceIndex) => context.choices.get(choiceIndex)?.isFinished ?? false,
     unfinishedChoices: () => [...context.choices].filter(([, state]) => !state.isFinished).map(([index]) => index),
+    hasRole: (choiceIndex) => context.choices.get(choiceIndex)?.hasRole ?? false,
+    noteRelayed: (choiceIndex, isFinishing) => {
+      const state = stateOf(context, choiceIndex);
+      state.hasRole = true;
+      state.isFinished ||= isFinishing;
+    },
   };
 }
 

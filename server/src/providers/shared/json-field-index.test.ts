@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { indexJsonFields, spliceJsonFields } from './json-field-index.ts';
 
-function splice(text: string, values: Record<string, string>): string | undefined {
+function splice(text: string, values: Record<string, string | undefined>): string | undefined {
   const index = indexJsonFields(text);
   return index === undefined ? undefined : spliceJsonFields(index, values);
 }
@@ -20,6 +20,18 @@ describe('indexJsonFields and spliceJsonFields', () => {
   it('adds a field the text lacks before the closing brace', () => {
     assert.equal(splice('{"a":1}', { usage: '{"cost":0}' }), '{"a":1,"usage":{"cost":0}}');
     assert.equal(splice('{}', { a: '1', b: '2' }), '{"a":1,"b":2}');
+  });
+
+  it('removes a field given as undefined with one comma, wherever it sits', () => {
+    assert.equal(splice('{"a":1,"usage":null,"b":2}', { usage: undefined }), '{"a":1,"b":2}');
+    assert.equal(splice('{"a":1, "usage" : null }', { usage: undefined }), '{"a":1 }');
+    assert.equal(splice('{ "usage":null, "a":1}', { usage: undefined }), '{ "a":1}');
+    assert.equal(splice('{"usage":null}', { usage: undefined }), '{}');
+    assert.equal(splice('{"a":1}', { usage: undefined, a: '2' }), '{"a":2}');
+    assert.equal(
+      splice('{"id":"x","usage":null,"model":"m"}', { id: '"y"', usage: undefined, model: '"n"' }),
+      '{"id":"y","model":"n"}',
+    );
   });
 
   it('replaces strings with escapes, literals and the last field whole', () => {

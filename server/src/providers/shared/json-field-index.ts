@@ -1,5 +1,5 @@
-/** Where one top-level value sits in a JSON object's text: `text.slice(start, end)` is the value. */
-type ValueSpan = { start: number; end: number };
+/** Where one top-level field sits in a JSON object's text: `text.slice(start, end)` is the value. */
+type ValueSpan = { keyStart: number; start: number; end: number };
 
 /**
  * The top-level fields of a JSON object's text, located without building the object, so an answer can be forwarded
@@ -28,7 +28,7 @@ export function indexJsonFields(text: string): JsonFieldIndex | undefined {
     if (key.includes('\\') || fields.has(key)) return undefined;
     const start = skipSpace(text, text.indexOf(':', keyEnd) + 1);
     const end = skipValue(text, start);
-    fields.set(key, { start, end });
+    fields.set(key, { keyStart: at, start, end });
     at = skipSpace(text, end);
     if (text[at] === ',') at = skipSpace(text, at + 1);
   }
@@ -37,25 +37,37 @@ export function indexJsonFields(text: string): JsonFieldIndex | undefined {
 
 /**
  * The indexed text with the given top-level values replaced (each a JSON text); a field the text lacks is added at
- * the end. Everything else is copied as it was.
+ * the end, and a field given as undefined is removed with its comma. Everything else is copied as it was.
  */
-export function spliceJsonFields(index: JsonFieldIndex, values: Readonly<Record<string, string>>): string {
-  const replaced: { span: ValueSpan; value: string }[] = [];
+export function spliceJsonFields(index: JsonFieldIndex, values: Readonly<Record<string, string | undefined>>): string {
+  const replaced: { from: number; to: number; value: string }[] = [];
   let added = '';
   for (const [key, value] of Object.entries(values)) {
     const span = index.fields.get(key);
-    if (span === undefined)
-      added += `${index.fields.size > 0 || added !== '' ? ',' : ''}${JSON.stringify(key)}:${value}`;
-    else replaced.push({ span, value });
+    if (span === undefined) {
+      if (value !== undefined)
+        added += `${index.fields.size > 0 || added !== '' ? ',' : ''}${JSON.stringify(key)}:${value}`;
+    } else if (value === undefined) replaced.push({ ...removalOf(index, span), value: '' });
+    else replaced.push({ from: span.start, to: span.end, value });
   }
-  replaced.sort((left, right) => left.span.start - right.span.start);
+  replaced.sort((left, right) => left.from - right.from);
   let out = '';
   let copiedTo = 0;
-  for (const { span, value } of replaced) {
-    out += index.text.slice(copiedTo, span.start) + value;
-    copiedTo = span.end;
+  for (const { from, to, value } of replaced) {
+    out += index.text.slice(copiedTo, from) + value;
+    copiedTo = to;
   }
   return out + index.text.slice(copiedTo, index.closeAt) + added + index.text.slice(index.closeAt);
+}
+
+/** The text a field takes with its comma: the one before it, or the one after it when it is the first field. */
+function removalOf(index: JsonFieldIndex, span: ValueSpan): { from: number; to: number } {
+  const { text } = index;
+  let before = span.keyStart - 1;
+  while (before >= 0 && isSpace(text.charCodeAt(before))) before--;
+  if (text.charCodeAt(before) === comma) return { from: before, to: span.end };
+  const after = skipSpace(text, span.end);
+  return { from: span.keyStart, to: text.charCodeAt(after) === comma ? skipSpace(text, after + 1) : span.end };
 }
 
 const quote = 0x22;

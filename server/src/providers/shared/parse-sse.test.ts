@@ -18,8 +18,8 @@ describe('parseSse', () => {
   it('splits events on blank lines and parses their JSON data', async () => {
     const events = await collect(['data: {"a":1}\n\ndata: {"a":2}\n\n']);
     assert.deepEqual(events, [
-      { event: undefined, data: { a: 1 } },
-      { event: undefined, data: { a: 2 } },
+      { event: undefined, data: { a: 1 }, text: '{"a":1}' },
+      { event: undefined, data: { a: 2 }, text: '{"a":2}' },
     ]);
   });
 
@@ -49,14 +49,16 @@ describe('parseSse', () => {
       ': keep-alive\n\n',
       'event: message_start\nid: 7\nretry: 1000\n: note\ndata: {"type":"message_start"}\n\n',
     ]);
-    assert.deepEqual(events, [{ event: 'message_start', data: { type: 'message_start' } }]);
+    assert.deepEqual(events, [
+      { event: 'message_start', data: { type: 'message_start' }, text: '{"type":"message_start"}' },
+    ]);
   });
 
   it('strips only one space after the colon and accepts none', async () => {
     const events = await collect(['data:{"a":1}\n\nevent:x\ndata:  {"a":2}\n\n']);
     assert.deepEqual(events, [
-      { event: undefined, data: { a: 1 } },
-      { event: 'x', data: { a: 2 } },
+      { event: undefined, data: { a: 1 }, text: '{"a":1}' },
+      { event: 'x', data: { a: 2 }, text: ' {"a":2}' },
     ]);
   });
 
@@ -67,7 +69,7 @@ describe('parseSse', () => {
 
   it('skips events whose data is empty', async () => {
     const events = await collect(['data:\n\ndata: \n\nevent: ping\n\ndata: {"a":1}\n\n']);
-    assert.deepEqual(events, [{ event: undefined, data: { a: 1 } }]);
+    assert.deepEqual(events, [{ event: undefined, data: { a: 1 }, text: '{"a":1}' }]);
   });
 
   it('decodes UTF-8 characters split across chunks', async () => {

@@ -96,7 +96,7 @@ function dispatch(pending: PendingEvent): SseEvent | 'done' | undefined {
   const data = pending.dataLines.join('\n');
   if (data.trim() === '') return undefined;
   if (data === '[DONE]') return 'done';
-  return { event: pending.name === '' ? undefined : pending.name, data: parseData(data) };
+  return { event: pending.name === '' ? undefined : pending.name, data: parseData(data), text: data };
 }
 
 function parseData(data: string): unknown {
