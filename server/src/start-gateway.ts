@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp, type AppDeps } from './app.ts';
 import { createMemoryCreditHolds, type CreditHolds } from './billing/credit-holds.ts';
 import { createRedisCreditHolds } from './billing/redis-credit-holds.ts';
+import { startCreditLease } from './billing/start-credit-lease.ts';
 import { createSettlementWriter, recoverSettlementJournal } from './billing/settlement-writer.ts';
 import { createChargeWriter } from './db/charge-writer.ts';
 import { claimJournalDirectory } from './db/settlement-journal.ts';
@@ -168,7 +169,13 @@ async function openStorage(stack: AsyncDisposableStack, config: Config, logger: 
           async (client) => void (await client.quit()),
         );
   stack.adopt(claimJournalDirectory(path.join(config.dataDir, journalFolder)), (lock) => lock.release());
-  const creditHolds = await startCreditHolds({ db: database.settlementDb, redis, dataDir: config.dataDir, logger });
+  const creditHolds = await startCreditHolds({
+    db: database.settlementDb,
+    redis,
+    dataDir: config.dataDir,
+    logger,
+    stack,
+  });
   const settlements = stack.adopt(
     createSettlementWriter({
       db: database.settlementDb,
@@ -449,6 +456,7 @@ async function startCreditHolds(input: {
   redis: Redis | undefined;
   dataDir: string;
   logger: Logger;
+  stack: AsyncDisposableStack;
 }): Promise<CreditHolds> {
   const recovered = await recoverSettlementJournal({
     db: input.db,
@@ -462,5 +470,6 @@ async function startCreditHolds(input: {
   const shared = createRedisCreditHolds({ db: input.db, redis: input.redis, keyPrefix: 'gw:', nodeId });
   const released = await shared.forgetPreviousLife(recovered.userIds);
   if (released > 0) input.logger.warn({ holds: released }, 'released the credit holds a stopped process left');
+  input.stack.adopt(startCreditLease(shared, input.logger), (lease) => lease.stop());
   return shared;
 }

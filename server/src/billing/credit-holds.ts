@@ -1,5 +1,6 @@
 import type { Database } from '../db/database.ts';
 import type { BalanceSnapshot } from '../db/ledger.ts';
+import type { JournaledCharge } from '../db/settlement-journal.ts';
 import { listBalanceSnapshots } from '../db/users.ts';
 import { createSingleFlight } from '../lib/single-flight.ts';
 
@@ -11,7 +12,13 @@ import { createSingleFlight } from '../lib/single-flight.ts';
 export type CreditHold = { holdId: string; userId: string; heldMicros: number };
 
 /** Charges of one user that reached the database in one commit, and the balance that commit left. */
-export type CommittedCharges = { userId: string; capturedMicros: number; balance: BalanceSnapshot | undefined };
+export type CommittedCharges = {
+  userId: string;
+  capturedMicros: number;
+  balance: BalanceSnapshot | undefined;
+  /** The holds whose charges these are (their copies kept for recovery by another node can go). */
+  holdIds?: readonly string[];
+};
 
 /**
  * What an account can spend: its balance in the database, less the holds of calls in flight, less the charges that
@@ -30,9 +37,10 @@ export type CreditHolds = {
   }) => Promise<CreditHold | undefined>;
   /**
    * The call's charge is in the settlement journal: the hold becomes a pending charge of `capturedMicros`. False when
-   * the hold was already closed (nothing became pending).
+   * the hold was already closed (nothing became pending). With several nodes the charge is kept beside the pending
+   * amount until it is in the database, so that another node can write it if this one dies.
    */
-  capture: (hold: CreditHold, capturedMicros: number) => Promise<boolean>;
+  capture: (hold: CreditHold, capturedMicros: number, charge?: JournaledCharge) => Promise<boolean>;
   /** Journaled charges reached the database: they stop being pending and the balances of that commit apply. */
   applyCommitted: (charges: readonly CommittedCharges[]) => Promise<void>;
   /** The call ends without a charge. */
