@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Database } from '../db/database.ts';
 import type { BalanceSnapshot } from '../db/ledger.ts';
-import type { JournaledCharge } from '../db/settlement-journal.ts';
+import { parseJournalLine } from '../db/settlement-journal.ts';
 import { recordCharges } from '../db/usage-records.ts';
 import { listBalanceSnapshots } from '../db/users.ts';
 import { chunk } from '../lib/chunk.ts';
@@ -184,7 +184,7 @@ export function createRedisCreditHolds(deps: {
 
   const reapNode = async (id: string, mode: 'expired' | 'own'): Promise<number> => {
     const keys = nodeKeys(id);
-    const charges = (await redis.hvals(keys.charges)).map((text) => JSON.parse(text) as JournaledCharge);
+    const charges = (await redis.hvals(keys.charges)).map(parseJournalLine).filter((charge) => charge !== undefined);
     // The charges it journaled reach the database before its pending amounts stop counting, so that money is
     // never spendable twice; each is idempotent by request id, so one it wrote itself is not counted again.
     for (const part of chunk(charges, refreshBatchSize)) await recordCharges(deps.db, part);
