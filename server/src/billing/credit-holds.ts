@@ -52,6 +52,11 @@ export type CreditHolds = {
   availableMicros: (userId: string) => Promise<number>;
   /** Re-reads the balances of every known account (after a top-up, adjustment or another node's charge). */
   refresh: () => Promise<void>;
+  /**
+   * With several nodes: what a stream delivered so far, as the charge to write if this node dies before settling it.
+   * Kept where any node can read it, at most `checkpointIntervalMs` late; the reaper of a dead node writes it.
+   */
+  recordDelivery?: (hold: CreditHold, charge: () => JournaledCharge) => void;
 };
 
 type AccountState = { balanceMicros: number; version: number; heldMicros: number; pendingMicros: number };

@@ -3,18 +3,18 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Database } from '../db/database.ts';
 import type { BalanceSnapshot } from '../db/ledger.ts';
-import { parseJournalLine } from '../db/settlement-journal.ts';
-import { recordCharges } from '../db/usage-records.ts';
 import { listBalanceSnapshots } from '../db/users.ts';
 import { chunk } from '../lib/chunk.ts';
 import { createSingleFlight } from '../lib/single-flight.ts';
 import type { CommittedCharges, CreditHolds } from './credit-holds.ts';
+import { createDeliveryCheckpoints } from './delivery-checkpoints.ts';
+import { creditNodeKeys, reapCreditNode } from './reap-credit-node.ts';
 import {
   applyScript,
   captureScript,
   loadScript,
   openGenerationScript,
-  reapScript,
+  checkpointScript,
   registerScript,
   releaseScript,
   renewLeaseScript,
@@ -61,6 +61,8 @@ export function createRedisCreditHolds(deps: {
   nodeId: string;
   leaseMs?: number;
   recoveryWindowMs?: number;
+  /** A batch of delivery checkpoints could not be written (the next one carries them again). */
+  onError?: (error: unknown) => void;
 }): RedisCreditHolds {
   const { redis, keyPrefix, nodeId } = deps;
   const leaseMs = deps.leaseMs ?? defaultLeaseMs;
@@ -71,17 +73,7 @@ export function createRedisCreditHolds(deps: {
   const recoveringKey = `${keyPrefix}credit-recovering`;
   const nodesKey = `${keyPrefix}credit-nodes`;
   const accounts = `${keyPrefix}credit-accounts`;
-  const nodeKeys = (id: string) => {
-    const base = `${keyPrefix}node:${id}:`;
-    return {
-      registration: `${base}registration`,
-      holds: `${base}holds`,
-      pending: `${base}pending`,
-      charges: `${base}charges`,
-      lease: `${base}lease`,
-    };
-  };
-  const own = nodeKeys(nodeId);
+  const own = creditNodeKeys(keyPrefix, nodeId);
   const openHolds = new Map<string, { userId: string; heldMicros: number }>();
   const pendingByUser = new Map<string, number>();
   const unwrittenCharges = new Map<string, string>();
@@ -117,7 +109,7 @@ export function createRedisCreditHolds(deps: {
         const registered = Number(
           await redis.eval(
             registerScript,
-            7,
+            8,
             generationKey,
             own.registration,
             own.holds,
@@ -125,6 +117,7 @@ export function createRedisCreditHolds(deps: {
             own.charges,
             own.lease,
             nodesKey,
+            own.deliveries,
             current,
             accountPrefix,
             leaseMs,
@@ -134,6 +127,7 @@ export function createRedisCreditHolds(deps: {
         );
         if (registered >= 0) {
           isOutOfSync = false;
+          deliveries.rewriteAll();
           return;
         }
       }
@@ -172,7 +166,8 @@ export function createRedisCreditHolds(deps: {
   };
   const free = async (holdId: string, userId: string): Promise<void> => {
     if (!openHolds.delete(holdId)) return;
-    await moveCredit(releaseScript, [accountKey(userId), own.holds], [holdId]);
+    deliveries.forget(holdId);
+    await moveCredit(releaseScript, [accountKey(userId), own.holds, own.deliveries], [holdId]);
   };
 
   const reserveOnce = (input: { userId: string; holdId: string; desiredMicros: number; minimumMicros: number }) =>
@@ -182,17 +177,14 @@ export function createRedisCreditHolds(deps: {
       [String(input.desiredMicros), String(input.minimumMicros), input.holdId, input.userId, String(accountTtlSeconds)],
     );
 
-  const reapNode = async (id: string, mode: 'expired' | 'own'): Promise<number> => {
-    const keys = nodeKeys(id);
-    const charges = (await redis.hvals(keys.charges)).map(parseJournalLine).filter((charge) => charge !== undefined);
-    // The charges it journaled reach the database before its pending amounts stop counting, so that money is
-    // never spendable twice; each is idempotent by request id, so one it wrote itself is not counted again.
-    for (const part of chunk(charges, refreshBatchSize)) await recordCharges(deps.db, part);
-    const users = new Set([...(await redis.hkeys(keys.pending)), ...charges.map((charge) => charge.usage.user_id)]);
-    await reload([...users], 'refresh');
-    const reapKeys = [generationKey, keys.registration, keys.holds, keys.pending, keys.charges, keys.lease, nodesKey];
-    return Number(await redis.eval(reapScript, reapKeys.length, ...reapKeys, accountPrefix, id, mode));
-  };
+  const reapNode = (id: string, mode: 'expired' | 'own'): Promise<number> =>
+    reapCreditNode({ ...deps, reload: (userIds) => reload(userIds, 'refresh') }, id, mode);
+  const deliveries = createDeliveryCheckpoints({
+    write: async (checkpoints) => {
+      await moveCredit(checkpointScript, [own.holds, own.deliveries], checkpoints.flat());
+    },
+    onError: deps.onError ?? (() => undefined),
+  });
 
   return {
     reserve: async (input) => {
@@ -216,10 +208,11 @@ export function createRedisCreditHolds(deps: {
     capture: async (hold, capturedMicros, charge) => {
       // Memory first: whatever Redis does with this command, a later re-registration carries the outcome.
       if (!openHolds.delete(hold.holdId)) return false;
+      deliveries.forget(hold.holdId);
       const chargeText = capturedMicros > 0 && charge ? JSON.stringify(charge) : '';
       if (capturedMicros > 0) pendingByUser.set(hold.userId, (pendingByUser.get(hold.userId) ?? 0) + capturedMicros);
       if (chargeText !== '') unwrittenCharges.set(hold.holdId, chargeText);
-      const keys = [accountKey(hold.userId), own.holds, own.pending, own.charges];
+      const keys = [accountKey(hold.userId), own.holds, own.pending, own.charges, own.deliveries];
       const args = [hold.holdId, String(capturedMicros), hold.userId, String(accountTtlSeconds), chargeText];
       await moveCredit(captureScript, keys, args);
       return true;
@@ -257,6 +250,9 @@ export function createRedisCreditHolds(deps: {
       const [b, h, p] = await redis.hmget(accountKey(userId), 'b', 'h', 'p');
       return Number(b ?? 0) - Number(h ?? 0) - Number(p ?? 0);
     },
+    recordDelivery: (hold, charge) => {
+      if (openHolds.has(hold.holdId)) deliveries.record(hold.holdId, charge);
+    },
     /** Every node re-reads every account Redis holds: simple, and cheap next to a top-up's rarity. */
     refresh: async () => reload(await redis.smembers(accounts), 'refresh'),
     forgetPreviousLife: async (accountsToReload) => {
@@ -276,7 +272,7 @@ export function createRedisCreditHolds(deps: {
       const others = (await redis.smembers(nodesKey)).filter((id) => id !== nodeId);
       const reaped: string[] = [];
       for (const id of others) {
-        if ((await redis.exists(nodeKeys(id).lease)) === 1) continue;
+        if ((await redis.exists(creditNodeKeys(keyPrefix, id).lease)) === 1) continue;
         if ((await reapNode(id, 'expired')) >= 0) reaped.push(id);
       }
       return reaped;

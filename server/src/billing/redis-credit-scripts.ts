@@ -65,8 +65,9 @@ redis.call('SADD', KEYS[4], ARGV[6])
 return {1, 0}
 `;
 
-/** KEYS: generation, registration, account, node holds. ARGV: generation, hold id. */
+/** KEYS: generation, registration, account, node holds, …, node deliveries (last). ARGV: generation, hold id. */
 const takeHold = `${checkRegistration}${isLive}
+redis.call('HDEL', KEYS[#KEYS], ARGV[2])
 local hold = redis.call('HGET', KEYS[4], ARGV[2])
 if not hold then return {0, 0} end
 redis.call('HDEL', KEYS[4], ARGV[2])
@@ -76,7 +77,7 @@ end
 `;
 
 /**
- * KEYS: generation, registration, account, node holds, node pending, node charges. ARGV: generation, hold id,
+ * KEYS: generation, registration, account, node holds, node pending, node charges, node deliveries. ARGV: generation, hold id,
  * captured, user id, ttl, the charge as journaled (so that another node can write it if this one dies).
  */
 export const captureScript = `${takeHold}
@@ -149,14 +150,14 @@ local function subtractRegistered()
       redis.call('HINCRBY', ARGV[${prefixArg}] .. pending[i], 'p', -tonumber(pending[i + 1]))
     end
   end
-  redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+  redis.call('DEL', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[8])
   return #holds / 2
 end
 `;
 
 /**
- * KEYS: generation, registration, node holds, node pending, node charges, lease, nodes set. ARGV: generation,
- * account key prefix, lease ms, node id, then the node's memory as JSON: {holds: [[hold id, user, held]], pending:
+ * KEYS: generation, registration, node holds, node pending, node charges, lease, nodes set, node deliveries.
+ * ARGV: generation, account key prefix, lease ms, node id, then the node's memory as JSON: {holds: [[hold id, user, held]], pending:
  * [[user, amount]], charges: [[hold id, charge]]}. Replaces what this node had registered (nothing after a loss or a
  * reap; a stale copy after a command that failed on the way) by what it knows, on the accounts of this generation.
  */
@@ -189,7 +190,8 @@ return {1, 0}
 `;
 
 /**
- * KEYS: generation, registration, node holds, node pending, node charges, lease, nodes set. ARGV: account key prefix,
+ * KEYS: generation, registration, node holds, node pending, node charges, lease, nodes set, node deliveries.
+ * ARGV: account key prefix,
  * node id, 'expired' to reap only a node whose lease ran out (or 'own' for this node's previous life). Takes the
  * node's holds and pending charges off the accounts of the current generation and forgets the node. Answers how many
  * holds it released, or -1 when the node renewed its lease meanwhile.
@@ -199,4 +201,15 @@ if ARGV[3] == 'expired' and redis.call('EXISTS', KEYS[6]) == 1 then return -1 en
 local released = subtractRegistered()
 redis.call('SREM', KEYS[7], ARGV[2])
 return released
+`;
+
+/**
+ * KEYS: generation, registration, node holds, node deliveries. ARGV: generation, then pairs of hold id and the charge
+ * its stream has delivered so far. A hold closed meanwhile gets no checkpoint: its own charge is already journaled.
+ */
+export const checkpointScript = `${checkRegistration}
+for i = 2, #ARGV, 2 do
+  if redis.call('HEXISTS', KEYS[3], ARGV[i]) == 1 then redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 1]) end
+end
+return {1, 0}
 `;
