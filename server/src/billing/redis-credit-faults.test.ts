@@ -62,7 +62,7 @@ async function newUser(balanceMicros: number): Promise<string> {
 }
 
 const node = (nodeId: string) =>
-  createRedisCreditHolds({ db: handle.db, redis, keyPrefix, nodeId, leaseMs: 400, recoveryWindowMs: 300 });
+  createRedisCreditHolds({ db: handle.db, redis, keyPrefix, nodeId, leaseMs: 2_000, recoveryWindowMs: 300 });
 
 function usageCharge(userId: string, requestId: string, costMicros: number): JournaledCharge {
   return {
@@ -158,7 +158,7 @@ test('a node whose lease ran out is reaped by another: its charges are written o
   assert.equal(await survivor.availableMicros(userId), 1_000_000 - 500_000 - 150_000);
 
   assert.deepEqual(await survivor.heartbeat(), [], 'a node inside its lease is left alone');
-  await sleep(500);
+  await sleep(2_100);
   assert.deepEqual(await survivor.heartbeat(), ['node_dead']);
   const [balance] = await listBalanceSnapshots(handle.db, [userId]);
   assert.equal(balance?.balanceMicros, 850_000, 'the charge the dead node left reached the database');
@@ -179,11 +179,30 @@ test('a node that was only cut off and comes back after being reaped re-posts it
   const open = await slow.reserve({ userId, holdId: 'req_open', desiredMicros: 700_000, minimumMicros: 1 });
   assert.ok(open);
   await survivor.heartbeat();
-  await sleep(500);
+  await sleep(2_100);
   assert.deepEqual(await survivor.heartbeat(), ['node_slow']);
   assert.equal(await survivor.availableMicros(userId), 1_000_000, 'reaped: its hold is free for now');
   await slow.heartbeat();
   assert.equal(await survivor.availableMicros(userId), 300_000, 'back: its call still in flight holds again');
   await slow.release(open);
   assert.equal(await survivor.availableMicros(userId), 1_000_000);
+});
+
+test('a failover to a replica that missed the last holds: the node notices at its next heartbeat and re-posts', async () => {
+  keyPrefix = `fault-${randomBytes(4).toString('hex')}:`;
+  const userId = await newUser(1_000_000);
+  const first = node('node_one');
+  const older = await first.reserve({ userId, holdId: 'req_old', desiredMicros: 200_000, minimumMicros: 1 });
+  const lost = await first.reserve({ userId, holdId: 'req_lost', desiredMicros: 500_000, minimumMicros: 1 });
+  assert.ok(older && lost);
+  // The replica never received the second reservation: same generation, one hold and its amount missing.
+  await redis.hdel(`${keyPrefix}node:node_one:holds`, lost.holdId);
+  await redis.hincrby(`${keyPrefix}credit:${userId}`, 'h', -500_000);
+  const other = node('node_two');
+  assert.equal(await other.availableMicros(userId), 800_000, 'the lost hold is not counted yet');
+  await first.heartbeat();
+  assert.equal(await other.availableMicros(userId), 300_000, 'after one heartbeat both holds count again');
+  await first.release(lost);
+  await first.release(older);
+  assert.equal(await other.availableMicros(userId), 1_000_000);
 });

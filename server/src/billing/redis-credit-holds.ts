@@ -167,7 +167,8 @@ export function createRedisCreditHolds(deps: {
   const free = async (holdId: string, userId: string): Promise<void> => {
     if (!openHolds.delete(holdId)) return;
     deliveries.forget(holdId);
-    await moveCredit(releaseScript, [accountKey(userId), own.holds, own.deliveries], [holdId]);
+    const [code] = await moveCredit(releaseScript, [accountKey(userId), own.holds, own.deliveries], [holdId]);
+    if (code === 0) await register();
   };
 
   const reserveOnce = (input: { userId: string; holdId: string; desiredMicros: number; minimumMicros: number }) =>
@@ -214,7 +215,9 @@ export function createRedisCreditHolds(deps: {
       if (chargeText !== '') unwrittenCharges.set(hold.holdId, chargeText);
       const keys = [accountKey(hold.userId), own.holds, own.pending, own.charges, own.deliveries];
       const args = [hold.holdId, String(capturedMicros), hold.userId, String(accountTtlSeconds), chargeText];
-      await moveCredit(captureScript, keys, args);
+      const [code] = await moveCredit(captureScript, keys, args);
+      // Redis no longer had the hold memory had: it lost state under this generation, so this node re-posts.
+      if (code === 0) await register();
       return true;
     },
     applyCommitted: async (charges) => {
@@ -267,8 +270,11 @@ export function createRedisCreditHolds(deps: {
     },
     heartbeat: async () => {
       if (isOutOfSync) await register();
-      const [renewed] = await moveCredit(renewLeaseScript, [own.lease], [String(leaseMs)]);
+      // Holds only leave memory before Redis hears of it, so Redis holding fewer than memory did means some were lost.
+      const known = openHolds.size;
+      const [renewed, registered] = await moveCredit(renewLeaseScript, [own.lease, own.holds], [String(leaseMs)]);
       if (renewed !== 1) return [];
+      if (registered < known) await register();
       const others = (await redis.smembers(nodesKey)).filter((id) => id !== nodeId);
       const reaped: string[] = [];
       for (const id of others) {

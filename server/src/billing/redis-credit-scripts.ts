@@ -183,10 +183,14 @@ redis.call('SADD', KEYS[7], ARGV[4])
 return 1
 `;
 
-/** KEYS: generation, registration, lease. ARGV: generation, lease ms. 1 renewed, -1 the node must re-register. */
+/**
+ * KEYS: generation, registration, lease, node holds. ARGV: generation, lease ms. Answers {1, holds registered}, or
+ * -1 when the node must re-register. Fewer holds than the node knows means Redis lost some without losing its
+ * generation (a failover to a replica that lagged): the node re-registers then too.
+ */
 export const renewLeaseScript = `${checkRegistration}
 redis.call('SET', KEYS[3], '1', 'PX', ARGV[2])
-return {1, 0}
+return {1, redis.call('HLEN', KEYS[4])}
 `;
 
 /**
