@@ -10,6 +10,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp, type AppDeps } from './app.ts';
 import { createMemoryCreditHolds, type CreditHolds } from './billing/credit-holds.ts';
 import { createRedisCreditHolds } from './billing/redis-credit-holds.ts';
+import { creditKeyPrefix } from './billing/reap-credit-node.ts';
+import { findInstanceSetting } from './db/instance-settings.ts';
 import { startCreditLease } from './billing/start-credit-lease.ts';
 import { createSettlementWriter, recoverSettlementJournal } from './billing/settlement-writer.ts';
 import { createChargeWriter } from './db/charge-writer.ts';
@@ -467,7 +469,9 @@ async function startCreditHolds(input: {
   }
   if (!input.redis) return createMemoryCreditHolds({ db: input.db });
   const nodeId = loadNodeId(input.dataDir);
-  const shared = createRedisCreditHolds({ db: input.db, redis: input.redis, keyPrefix: 'gw:', nodeId });
+  const installation = await findInstanceSetting(input.db, 'master_key_fingerprint');
+  const keyPrefix = creditKeyPrefix(installation);
+  const shared = createRedisCreditHolds({ db: input.db, redis: input.redis, keyPrefix, nodeId });
   const released = await shared.forgetPreviousLife(recovered.userIds);
   if (released > 0) input.logger.warn({ holds: released }, 'released the credit holds a stopped process left');
   input.stack.adopt(startCreditLease(shared, input.logger), (lease) => lease.stop());

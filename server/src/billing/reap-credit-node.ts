@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Database } from '../db/database.ts';
 import { parseJournalLine } from '../db/settlement-journal.ts';
@@ -6,6 +7,17 @@ import { chunk } from '../lib/chunk.ts';
 import { reapScript } from './redis-credit-scripts.ts';
 
 const writeBatchSize = 500;
+
+/**
+ * Credit keys in Redis are namespaced by the installation (its database's master key fingerprint, hashed), so two
+ * installations that share a Redis server (or the test suite's databases) never reap each other's nodes or write one's
+ * charges into the other's database.
+ */
+export function creditKeyPrefix(installationFingerprint: string | undefined): string {
+  if (installationFingerprint === undefined) return 'gw:';
+  const namespace = createHash('sha256').update(`credit-namespace:${installationFingerprint}`).digest('hex');
+  return `gw:${namespace.slice(0, 12)}:`;
+}
 
 /** The Redis keys a node registers its credit state under (`<prefix>node:<id>:…`). */
 export function creditNodeKeys(keyPrefix: string, nodeId: string) {

@@ -183,7 +183,7 @@ test('kill -9 mid-stream: a node on a fresh folder bills what the streams delive
   await assertLedgerBalanced(db);
   const redis = new Redis({ port: redisPort, host: '127.0.0.1' });
   cleanups.push(() => void redis.disconnect());
-  const [held, pending] = await redis.hmget(`gw:credit:${userId}`, 'h', 'p');
+  const [held, pending] = await redis.hmget(await accountKey(redis, userId), 'h', 'p');
   assert.equal(Number(held ?? 0), 0, 'no hold of the dead node is left');
   assert.equal(Number(pending ?? 0), 0);
 });
@@ -200,12 +200,13 @@ test('Redis restarted empty under two nodes’ streams: the holds come back and 
   // Refused connections while the test restarts Redis are the point of the test.
   redis.on('error', () => undefined);
   cleanups.push(() => void redis.disconnect());
-  const heldBefore = Number(await redis.hget(`gw:credit:${userId}`, 'h'));
+  const account = await accountKey(redis, userId);
+  const heldBefore = Number(await redis.hget(account, 'h'));
   assert.ok(heldBefore > 0);
   await restartRedis();
   // Both nodes notice within a heartbeat and re-post what their streams hold.
   await waitFor(
-    async () => Number(await redis.hget(`gw:credit:${userId}`, 'h').catch(() => '0')) >= heldBefore,
+    async () => Number(await redis.hget(account, 'h').catch(() => '0')) >= heldBefore,
     'the holds are back in Redis',
     10_000,
   );
@@ -221,6 +222,13 @@ test('Redis restarted empty under two nodes’ streams: the holds come back and 
   assert.equal(20_000 - ledgerMicros, answeredCost, 'the ledger debited exactly the sum of usage.cost');
   await assertLedgerBalanced(db);
 });
+
+/** The Redis hash of an account's credit (under the installation's namespace). */
+async function accountKey(redis: Redis, userId: string): Promise<string> {
+  const [key] = await redis.keys(`gw:*credit:${userId}`);
+  assert.ok(key, 'the account is in Redis');
+  return key;
+}
 
 /** The answer text of a stream's chunks, as the client received it. */
 function deltaText(streamText: string): string {
