@@ -3,6 +3,7 @@ import type { BalanceSnapshot } from '../db/ledger.ts';
 import type { JournaledCharge } from '../db/settlement-journal.ts';
 import { listBalanceSnapshots } from '../db/users.ts';
 import { createSingleFlight } from '../lib/single-flight.ts';
+import type { DeliveryCheckpoints } from './delivery-checkpoints.ts';
 
 /**
  * Money set aside for one call before the upstream is asked; captured or released when the call ends. `holdId` is
@@ -61,8 +62,11 @@ export type CreditHolds = {
 
 type AccountState = { balanceMicros: number; version: number; heldMicros: number; pendingMicros: number };
 
-/** Credit holds of a single gateway node, in memory: a crash releases them by construction. */
-export function createMemoryCreditHolds(deps: { db: Database }): CreditHolds {
+/**
+ * Credit holds of a single gateway node, in memory: a crash releases them by construction. Its streams' deliveries
+ * are checkpointed to `deliveries` (a local file), which the next start bills.
+ */
+export function createMemoryCreditHolds(deps: { db: Database; deliveries?: DeliveryCheckpoints }): CreditHolds {
   const accounts = new Map<string, AccountState>();
   const loadOnce = createSingleFlight<AccountState>();
   const openHolds = new Set<string>();
@@ -98,6 +102,7 @@ export function createMemoryCreditHolds(deps: { db: Database }): CreditHolds {
   /** True when the hold was still open: it is closed now, and its amount leaves the account's holds. */
   const close = (hold: CreditHold): boolean => {
     if (!openHolds.delete(hold.holdId)) return false;
+    deps.deliveries?.forget(hold.holdId);
     const state = accounts.get(hold.userId);
     if (state) state.heldMicros -= hold.heldMicros;
     return true;
@@ -140,5 +145,8 @@ export function createMemoryCreditHolds(deps: { db: Database }): CreditHolds {
       return state.balanceMicros - state.heldMicros - state.pendingMicros;
     },
     refresh: () => reload([...accounts.keys()]),
+    recordDelivery: (hold, charge) => {
+      if (openHolds.has(hold.holdId)) deps.deliveries?.record(hold.holdId, charge);
+    },
   };
 }

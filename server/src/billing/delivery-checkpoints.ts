@@ -17,13 +17,15 @@ export type DeliveryCheckpoints = {
  * batch for all streams, none on the answer's path), building each charge only then.
  */
 export function createDeliveryCheckpoints(deps: {
-  write: (checkpoints: ReadonlyArray<[holdId: string, charge: string]>) => Promise<void>;
+  /** The due checkpoints, and the holds closed since the last write (a store that cannot drop them atomically). */
+  write: (checkpoints: ReadonlyArray<[holdId: string, charge: string]>, closed: readonly string[]) => Promise<void>;
   onError: (error: unknown) => void;
   intervalMs?: number;
 }): DeliveryCheckpoints {
   const intervalMs = deps.intervalMs ?? checkpointIntervalMs;
   const open = new Map<string, () => JournaledCharge>();
   const due = new Set<string>();
+  const closed = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
 
   const writeDue = () => {
@@ -34,10 +36,12 @@ export function createDeliveryCheckpoints(deps: {
       if (build) batch.push([holdId, JSON.stringify(build())]);
     }
     due.clear();
-    if (batch.length > 0) deps.write(batch).catch(deps.onError);
+    const closedNow = [...closed];
+    closed.clear();
+    if (batch.length > 0 || closedNow.length > 0) deps.write(batch, closedNow).catch(deps.onError);
   };
   const schedule = () => {
-    if (timer || due.size === 0) return;
+    if (timer || (due.size === 0 && closed.size === 0)) return;
     timer = setTimeout(writeDue, intervalMs);
     // A pending checkpoint never keeps a stopping process alive: its calls are settled (or lost) anyway.
     timer.unref();
@@ -50,8 +54,10 @@ export function createDeliveryCheckpoints(deps: {
       schedule();
     },
     forget: (holdId) => {
-      open.delete(holdId);
+      if (!open.delete(holdId)) return;
       due.delete(holdId);
+      closed.add(holdId);
+      schedule();
     },
     rewriteAll: () => {
       for (const holdId of open.keys()) due.add(holdId);

@@ -182,6 +182,8 @@ export function createRedisCreditHolds(deps: {
     reapCreditNode({ ...deps, reload: (userIds) => reload(userIds, 'refresh') }, id, mode);
   const deliveries = createDeliveryCheckpoints({
     write: async (checkpoints) => {
+      // Closing a hold drops its checkpoint in the same script, so only new deliveries need writing.
+      if (checkpoints.length === 0) return;
       await moveCredit(checkpointScript, [own.holds, own.deliveries], checkpoints.flat());
     },
     onError: deps.onError ?? (() => undefined),

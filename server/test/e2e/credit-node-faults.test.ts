@@ -236,3 +236,48 @@ function deltaText(streamText: string): string {
   for (const match of streamText.matchAll(/"content":"((?:[^"\\]|\\.)*)"/g)) text += match[1] ?? '';
   return text;
 }
+
+test('one node on SQLite without Redis, kill -9 mid-stream: its restart bills what the streams delivered', async () => {
+  const database = await createTestDatabase('sqlite');
+  cleanups.push(database.drop);
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'credit-fault-single-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const environment = { ...database.environment, DATA_DIR: dataDir };
+  const config = parseConfig(environment);
+  const args = ['user', 'create', '--email', 's@example.com', '--password', 'long enough password'];
+  assert.equal((await runCli(config, [...args, '--balance-usd', '5'])).exitCode, 0);
+  const key = /sk-[A-Za-z0-9_-]+/.exec(
+    (await runCli(config, ['key', 'create', '--email', 's@example.com'])).stdout,
+  )?.[0];
+  assert.ok(key);
+  const start = async () => {
+    const gateway = spawnGateway({ ...environment, PORT: '0', SANDBOX: 'on', LOG_LEVEL: 'info' });
+    cleanups.push(() => stopProcess(gateway.child, 'SIGKILL'));
+    return { gateway, url: await waitForListening(gateway) };
+  };
+  const first = await start();
+  let started = 0;
+  const streams = Array.from({ length: 4 }, () => stream(first.url, key, 600, () => void (started += 1)));
+  await waitFor(() => started >= 4 * 20, 'every stream has delivered a while', 20_000);
+  await sleep(400);
+  first.gateway.child.kill('SIGKILL');
+  const cut = await Promise.all(streams);
+  await first.gateway.exited;
+  const restarted = await start();
+  assert.match(restarted.gateway.output(), /billed the streams a stopped process had delivered/);
+  const handle = openDatabase(config.database);
+  cleanups.push(() => handle.close());
+  const requestIds = cut.map((result) => result.requestId ?? '');
+  const records = await handle.db
+    .selectFrom('usage_records')
+    .selectAll()
+    .where('request_id', 'in', requestIds)
+    .execute();
+  assert.equal(records.length, 4, 'every cut stream is billed once, at the restart');
+  assert.ok(records.every((record) => record.error_code === 'gateway_node_lost' && record.output_tokens > 0));
+  const received = cut.reduce((sum, result) => sum + Math.ceil(Buffer.byteLength(deltaText(result.text)) / 4), 0);
+  const billed = records.reduce((sum, record) => sum + record.output_tokens, 0);
+  console.log(`kill -9 of a single node: ${received} output tokens received, ${billed} billed at the restart`);
+  assert.ok(billed >= received * 0.7, `billed ${billed} of ${received} delivered tokens`);
+  await assertLedgerBalanced(handle.db);
+});
