@@ -6,10 +6,12 @@ import { Redis } from 'ioredis';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-databases.ts';
 import { testRedisUrl } from '../../test/support/test-redis.ts';
 import { openDatabase, type DatabaseHandle } from '../db/database.ts';
-import { postLedgerTransaction, userLedgerAccount } from '../db/ledger.ts';
+import { userLedgerAccount } from '../db/ledger.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import type { JournaledCharge } from '../db/settlement-journal.ts';
 import { listBalanceSnapshots, insertUser } from '../db/users.ts';
+import { buildUsageRecord } from '../../test/support/usage-record-builder.ts';
+import { creditWelcomeBalance } from './credit-welcome-balance.ts';
 import { createRedisCreditHolds } from './redis-credit-holds.ts';
 
 let testDatabase: TestDatabase;
@@ -47,57 +49,23 @@ async function newUser(balanceMicros: number): Promise<string> {
     role: 'user',
     created_at: 1,
   });
-  await postLedgerTransaction(handle.db, {
-    id: `ltx_${userId}`,
-    idempotencyKey: `welcome:${userId}`,
-    kind: 'welcome',
-    reason: 'test',
-    createdAt: 1,
-    entries: [
-      { account: userLedgerAccount(userId), amountMicros: balanceMicros },
-      { account: 'system:welcome', amountMicros: -balanceMicros },
-    ],
-  });
+  const credit = { userId, amountMicros: balanceMicros, transactionId: `ltx_${userId}`, nowMs: 1 };
+  await handle.db.transaction().execute((trx) => creditWelcomeBalance(trx, credit));
   return userId;
 }
 
 const node = (nodeId: string) =>
   createRedisCreditHolds({ db: handle.db, redis, keyPrefix, nodeId, leaseMs: 2_000, recoveryWindowMs: 300 });
 
+/** A call's charge as the settlement journal holds it. */
 function usageCharge(userId: string, requestId: string, costMicros: number): JournaledCharge {
-  return {
-    ledger: {
-      id: `ltx_${requestId}`,
-      idempotencyKey: `usage:${requestId}`,
-      kind: 'usage',
-      reason: 'chat.completions gpt-4o-mini',
-      createdAt: 2,
-      entries: [
-        { account: userLedgerAccount(userId), amountMicros: -costMicros },
-        { account: 'system:revenue', amountMicros: costMicros },
-      ],
-    },
-    usage: {
-      request_id: requestId,
-      user_id: userId,
-      api_key_id: null,
-      model_id: 'gpt-4o-mini',
-      endpoint: 'chat.completions',
-      route_id: null,
-      provider: null,
-      status: 'completed',
-      error_code: null,
-      input_tokens: 10,
-      cached_tokens: 0,
-      output_tokens: 10,
-      reasoning_tokens: 0,
-      image_count: 0,
-      cost_micros: costMicros,
-      time_to_first_token_ms: null,
-      latency_ms: 5,
-      created_at: 2,
-    },
-  };
+  const usage = buildUsageRecord({ user_id: userId, request_id: requestId, cost_micros: costMicros, created_at: 2 });
+  const entries = [
+    { account: userLedgerAccount(userId), amountMicros: -costMicros },
+    { account: 'system:revenue', amountMicros: costMicros },
+  ];
+  const ledger = { id: `ltx_${requestId}`, idempotencyKey: `usage:${requestId}`, kind: 'usage' as const };
+  return { ledger: { ...ledger, reason: 'chat.completions gpt-4o', createdAt: 2, entries }, usage };
 }
 
 test('Redis losing its state while two nodes hold most of a balance does not let a third node spend it again', async () => {
