@@ -5,6 +5,9 @@ import { convertError } from '../../anthropic-api/convert-error.ts';
 import { convertMessagesRequest } from '../../anthropic-api/convert-messages-request.ts';
 import type { Message, StreamEvent } from '../../anthropic-api/message-object.ts';
 import { countTokensRequestSchema, messagesRequestSchema } from '../../anthropic-api/messages-request.ts';
+import { readWebSearchTool } from '../../responses/read-messages-web-search.ts';
+import type { ResponseDeps } from '../../responses/run-response.ts';
+import { answerMessageSearch } from './answer-message-search.ts';
 import { NotFoundError } from '../../errors/not-found-error.ts';
 import { countInputTokens } from '../../pipeline/count-input-tokens.ts';
 import { estimateDeliveredUsage } from '../../billing/estimate-delivered-usage.ts';
@@ -29,7 +32,10 @@ import type { ChatCompletionsRouteDeps } from './chat-completions.ts';
  * request is translated to a chat request and runs through the chat pipeline; the answer and the errors are
  * translated back to Anthropic's shapes (docs/messages.md).
  */
-export function registerMessagesRoutes(app: FastifyInstance, deps: ChatCompletionsRouteDeps): void {
+export function registerMessagesRoutes(
+  app: FastifyInstance,
+  deps: ChatCompletionsRouteDeps & Pick<ResponseDeps, 'searchEngine'>,
+): void {
   void app.register(async (scope) => {
     // Errors before the first byte (bad JSON and body size included) get Anthropic's error body.
     scope.setErrorHandler((error, request, reply) =>
@@ -46,6 +52,11 @@ export function registerMessagesRoutes(app: FastifyInstance, deps: ChatCompletio
       const messagesRequest = parseWireRequest(messagesRequestSchema, request.body);
       const chatRequest = convertMessagesRequest(messagesRequest);
       const identity = { id: `msg_${request.id.replace(/^req_/, '')}`, model: messagesRequest.model };
+      const search = readWebSearchTool(messagesRequest);
+      if (search) {
+        const input = { request, reply, caller, messagesRequest, chatRequest, search, identity };
+        return answerMessageSearch({ deps: { ...deps, nativeSearchProviders: [] }, ...input });
+      }
       const sink = createHttpMessageSink({
         request,
         reply,
