@@ -63,9 +63,9 @@ export function convertMessagesRequest(request: MessagesRequest): ChatRequest {
 
 /**
  * Fields of Anthropic betas that would change the answer and that no vendor behind the gateway can honour: refused
- * by name rather than ignored (the `anthropic-beta` header itself is not read; a beta that changes nothing on the wire
- * needs nothing here). `context_management` is left out on purpose: it only lets Anthropic trim old tool results from
- * a long conversation, and sending the whole conversation gives the same answer.
+ * by name rather than ignored (the `anthropic-beta` header is checked apart, `check-beta-header.ts`; a beta that
+ * changes nothing on the wire needs nothing here). `context_management` is left out on purpose: it only lets Anthropic
+ * trim old tool results from a long conversation, and sending the whole conversation gives the same answer.
  * @see https://docs.anthropic.com/en/api/beta-headers
  */
 const refusedBetaFields = {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { checkBetaHeader } from '../../anthropic-api/check-beta-header.ts';
 import { convertChatCompletion } from '../../anthropic-api/convert-chat-completion.ts';
 import { createMessageStreamConverter } from '../../anthropic-api/create-message-stream-converter.ts';
 import { convertError } from '../../anthropic-api/convert-error.ts';
@@ -49,6 +50,7 @@ export function registerMessagesRoutes(
       const caller = await authenticate(deps, readAuthHeaders(request));
       reply.headers(await checkRateLimit(deps, caller));
       await using _slot = await takeCallSlot(deps, { caller, requestId: request.id });
+      checkBetaHeader(request.headers['anthropic-beta']);
       const messagesRequest = parseWireRequest(messagesRequestSchema, request.body);
       const chatRequest = convertMessagesRequest(messagesRequest);
       const identity = { id: `msg_${request.id.replace(/^req_/, '')}`, model: messagesRequest.model };
@@ -82,6 +84,7 @@ export function registerMessagesRoutes(
     });
     scope.post('/v1/messages/count_tokens', async (request, reply) => {
       const caller = await authenticate(deps, readAuthHeaders(request));
+      checkBetaHeader(request.headers['anthropic-beta']);
       const countRequest = parseWireRequest(countTokensRequestSchema, request.body);
       // No output limit is counted; one above any thinking budget keeps the conversion's checks quiet.
       const chatRequest = convertMessagesRequest({ ...countRequest, max_tokens: countRequest.max_tokens ?? 1_000_000 });
