@@ -142,6 +142,19 @@ describe('POST /v1/messages with the web_search server tool', () => {
     assert.ok(next.content.some((block) => block.type === 'text' && block.text.length > 0));
   });
 
+  test("a client tool next to web_search: the model's call comes back as tool_use, stop_reason tool_use", async () => {
+    const lookup = { name: 'lookup', description: 'Look a fact up.', input_schema: { type: 'object' as const } };
+    const message = await create({
+      model: 'claude-haiku-4-5',
+      tools: [webSearchTool, lookup],
+      tool_choice: { type: 'tool', name: 'lookup' },
+    });
+    const toolUse = message.content.find((block) => block.type === 'tool_use');
+    assert.ok(toolUse?.type === 'tool_use' && toolUse.name === 'lookup');
+    assert.equal(message.stop_reason, 'tool_use');
+    assert.equal(message.usage.server_tool_use?.web_search_requests, 0);
+  });
+
   test('bad tool settings: an Anthropic 400 naming the field, nothing charged', async () => {
     const balance = await fixture.balance();
     const cases: Array<[Record<string, unknown>, string]> = [
