@@ -109,7 +109,19 @@ const folderAllowLists = {
     why: 'embeddings/ reuses the pipeline stages and reaches vendors through providers/, never http or the simulators',
   },
   responses: {
-    allowed: [...leaves, 'accounts', 'billing', 'catalog', 'config', 'db', 'limits', 'pipeline', 'providers', 'search'],
+    allowed: [
+      ...leaves,
+      'accounts',
+      'anthropic-api',
+      'billing',
+      'catalog',
+      'config',
+      'db',
+      'limits',
+      'pipeline',
+      'providers',
+      'search',
+    ],
     why: 'responses/ never imports http, and reaches vendors through their adapters, never their simulators',
   },
   http: {

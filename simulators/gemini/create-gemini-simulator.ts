@@ -4,13 +4,14 @@ import { isRejectedKey } from '../shared/read-bearer-key.ts';
 import { sendError, sendJson } from '../shared/send-response.ts';
 import { createSimError } from '../shared/sim-error.ts';
 import type { SimulatorExchange, VendorSimulator } from '../shared/simulator-exchange.ts';
+import { handleCountTokens } from './handle-count-tokens.ts';
 import { handleEmbedContents } from './handle-embed-contents.ts';
 import { handleGenerateContent } from './handle-generate-content.ts';
 import { renderGeminiError } from './render-gemini-error.ts';
 
 const geminiModelIds = ['gemini-3-pro-preview', 'gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite'] as const;
 const embedPattern = /^\/(v1beta|v1)\/models\/([^/:]+):(embedContent|batchEmbedContents)$/;
-const methodPattern = /^\/(v1beta|v1)\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
+const methodPattern = /^\/(v1beta|v1)\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/;
 
 /**
  * Gemini (docs/reference/gemini.md). The key comes in `x-goog-api-key` or `?key=`. Like Google: no key is a 403, and a bad key
@@ -46,6 +47,9 @@ export function createGeminiSimulator(): VendorSimulator {
         return handleEmbedContents(exchange, { model, isBatch: embed[3] === 'batchEmbedContents' });
       }
       const match = methodPattern.exec(exchange.path);
+      if (exchange.method === 'POST' && match?.[3] === 'countTokens') {
+        return handleCountTokens(exchange, { model: decodeURIComponent(match[2] ?? '') });
+      }
       if (exchange.method === 'POST' && match) {
         return handleGenerateContent(exchange, {
           model: decodeURIComponent(match[2] ?? ''),

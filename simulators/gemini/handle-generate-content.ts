@@ -84,9 +84,14 @@ async function parseGenerateContentRequest(exchange: SimulatorExchange): Promise
         : createSimError(400, 'Invalid JSON payload received. Unexpected token.'),
     );
   }
-  const unknownField = findUnknownField(body.value);
+  return checkGenerateContentBody(body.value);
+}
+
+/** A parsed JSON body as a GenerateContentRequest, or Google's 400 (`:countTokens` checks its request with it too). */
+export function checkGenerateContentBody(value: unknown): ParseResult<GenerateContentRequest> {
+  const unknownField = findUnknownField(value);
   if (unknownField) return invalidResult(createSimError(400, unknownField));
-  const result = generateContentSchema.safeParse(normalizeFieldNames(body.value));
+  const result = generateContentSchema.safeParse(normalizeFieldNames(value));
   if (result.success) return { isValid: true, value: result.data };
   const issue = result.error.issues[0];
   const path = (issue?.path ?? []).map(String).join('.');

@@ -20,16 +20,17 @@ import { renderDialectError } from './render-dialect-error.ts';
 
 /**
  * `POST …/chat/completions` for every OpenAI-dialect vendor: parse, check, plan, render with the vendor's quirks.
- * `model` is the model the URL names (Azure's deployment): the body's `model` is then optional and ignored.
+ * `model` is the model the URL names (Azure's deployment): the body's `model` is then optional and ignored. `body` is a
+ * chat request another endpoint made of its own (Mistral's fill-in-the-middle): the exchange's body is then not read.
  */
 export async function handleChatCompletions(
   exchange: SimulatorExchange,
   quirks: DialectQuirks,
-  options: { model?: string } = {},
+  options: { model?: string; body?: Record<string, unknown> } = {},
 ): Promise<void> {
   const reject = (error: SimError) =>
     sendError(exchange, renderDialectError(error, exchange, quirks), exchange.pathFaults);
-  const parsed = await parseChatRequest(exchange, options.model);
+  const parsed = await parseChatRequest(exchange, options.model, options.body);
   if (!parsed.isValid) return reject(parsed.error);
   const request = parsed.value;
   const vendorError = quirks.findRequestError(request);
@@ -77,8 +78,10 @@ export async function handleChatCompletions(
 async function parseChatRequest(
   exchange: SimulatorExchange,
   modelFromUrl: string | undefined,
+  madeBody: Record<string, unknown> | undefined,
 ): Promise<ParseResult<ChatRequest>> {
-  const body = await readJsonBody(exchange.request);
+  const body =
+    madeBody === undefined ? await readJsonBody(exchange.request) : { isValid: true as const, value: madeBody };
   if (!body.isValid) {
     return invalidResult(
       body.reason === 'too-large'

@@ -148,6 +148,11 @@ function convertAssistantTurn(content: MessageParam['content'], messageIndex: nu
           function: { name: block.name, arguments: JSON.stringify(block.input) },
         });
         return;
+      case 'server_tool_use':
+      case 'web_search_tool_result':
+        // Searches of an earlier turn: the answer text that used them stays, the results are not sent again.
+        if (isWebSearchBlock(block)) return;
+        throw refuseBlock(block.type, 'assistant', `messages[${messageIndex}].content[${blockIndex}]`);
       default:
         throw refuseBlock(block.type, 'assistant', `messages[${messageIndex}].content[${blockIndex}]`);
     }
@@ -159,6 +164,10 @@ function convertAssistantTurn(content: MessageParam['content'], messageIndex: nu
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
   if (reasoning !== '') message.reasoning_content = reasoning;
   return message;
+}
+
+function isWebSearchBlock(block: ContentBlockParam): boolean {
+  return block.type === 'web_search_tool_result' || ('name' in block && block.name === 'web_search');
 }
 
 function convertImage(block: Block<'image'>): ChatContentPart {

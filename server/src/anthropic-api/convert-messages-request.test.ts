@@ -189,9 +189,11 @@ describe('convertMessagesRequest', () => {
       refusal('output_config.effort'),
     );
     assert.throws(
-      () => convert({ tools: [{ type: 'web_search_20250305', name: 'web_search' }] }),
+      () => convert({ tools: [{ type: 'code_execution_20250825', name: 'code_execution' }] }),
       refusal('tools[0].type'),
     );
+    // The gateway runs web search itself (responses/read-messages-web-search.ts): the model never sees the server tool.
+    assert.equal(convert({ tools: [{ type: 'web_search_20250305', name: 'web_search' }] }).tools, undefined);
     assert.throws(() => convert({ tools: [{ name: 'f' }] }), refusal('tools[0].input_schema'));
     assert.throws(
       () =>

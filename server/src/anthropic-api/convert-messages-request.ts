@@ -2,7 +2,7 @@ import { InvalidRequestError } from '../errors/invalid-request-error.ts';
 import type { ChatRequest, ChatTool } from '../openai-api/chat-request.ts';
 import { carryCacheControl } from './carry-cache-control.ts';
 import { convertMessageParams } from './convert-message-params.ts';
-import type { MessagesRequest, ToolParam } from './messages-request.ts';
+import { isWebSearchTool, type MessagesRequest, type ToolParam } from './messages-request.ts';
 
 type ReasoningEffort = NonNullable<ChatRequest['reasoning_effort']>;
 
@@ -39,7 +39,11 @@ export function convertMessagesRequest(request: MessagesRequest): ChatRequest {
   if (request.temperature !== undefined) chat.temperature = request.temperature;
   if (request.top_p !== undefined) chat.top_p = request.top_p;
   if (request.stop_sequences !== undefined && request.stop_sequences.length > 0) chat.stop = request.stop_sequences;
-  if (request.tools !== undefined && request.tools.length > 0) chat.tools = request.tools.map(convertTool);
+  // The web_search server tool is run by the gateway (`responses/read-messages-web-search.ts`), never sent to the model as is.
+  const tools = (request.tools ?? []).flatMap((tool, index) =>
+    isWebSearchTool(tool) ? [] : [convertTool(tool, index)],
+  );
+  if (tools.length > 0) chat.tools = tools;
   Object.assign(chat, convertToolChoice(request.tool_choice));
   const effort = convertReasoningEffort(request);
   if (effort !== undefined) chat.reasoning_effort = effort;
@@ -59,9 +63,9 @@ export function convertMessagesRequest(request: MessagesRequest): ChatRequest {
 
 /**
  * Fields of Anthropic betas that would change the answer and that no vendor behind the gateway can honour: refused
- * by name rather than ignored (the `anthropic-beta` header itself is not read; a beta that changes nothing on the wire
- * needs nothing here). `context_management` is left out on purpose: it only lets Anthropic trim old tool results from
- * a long conversation, and sending the whole conversation gives the same answer.
+ * by name rather than ignored (the `anthropic-beta` header is checked apart, `check-beta-header.ts`; a beta that
+ * changes nothing on the wire needs nothing here). `context_management` is left out on purpose: it only lets Anthropic
+ * trim old tool results from a long conversation, and sending the whole conversation gives the same answer.
  * @see https://docs.anthropic.com/en/api/beta-headers
  */
 const refusedBetaFields = {
@@ -101,7 +105,7 @@ function convertSystem(system: MessagesRequest['system']): ChatRequest['messages
 function convertTool(tool: ToolParam, index: number): ChatTool {
   if (tool.type !== undefined && tool.type !== 'custom') {
     throw new InvalidRequestError(
-      `Server tools ('${tool.type}') are not supported on /v1/messages; define custom tools with an input_schema.`,
+      `Server tools ('${tool.type}') are not supported on /v1/messages (web_search is); define custom tools with an input_schema.`,
       { param: `tools[${index}].type`, code: 'unsupported_parameter' },
     );
   }

@@ -8,14 +8,43 @@ export type MessageUsage = {
   output_tokens: number;
   cache_creation_input_tokens: number;
   cache_read_input_tokens: number;
+  /** Searches the gateway ran for the `web_search` server tool. */
+  server_tool_use?: { web_search_requests: number; web_fetch_requests: number };
   /** Added by the gateway: what the ledger debits for this request, in USD. */
   cost?: number;
 };
 
-export type TextBlock = { type: 'text'; text: string };
+/** Where a cited statement's source is; the `encrypted_*` fields are opaque to clients. */
+export type WebSearchCitation = {
+  type: 'web_search_result_location';
+  url: string;
+  title: string;
+  encrypted_index: string;
+  cited_text: string;
+};
+export type TextBlock = { type: 'text'; text: string; citations?: WebSearchCitation[] };
+export type ServerToolUseBlock = {
+  type: 'server_tool_use';
+  id: string;
+  name: 'web_search';
+  /** `{query}`; empty in the stream's `content_block_start`, filled by its `input_json_delta`. */
+  input: Record<string, unknown>;
+};
+export type WebSearchResult = {
+  type: 'web_search_result';
+  url: string;
+  title: string;
+  encrypted_content: string;
+  page_age: string | null;
+};
+export type WebSearchToolResultBlock = {
+  type: 'web_search_tool_result';
+  tool_use_id: string;
+  content: WebSearchResult[] | { type: 'web_search_tool_result_error'; error_code: 'unavailable' };
+};
 export type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string };
 export type ToolUseBlock = { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
-export type ContentBlock = TextBlock | ThinkingBlock | ToolUseBlock;
+export type ContentBlock = TextBlock | ThinkingBlock | ToolUseBlock | ServerToolUseBlock | WebSearchToolResultBlock;
 
 export type Message = {
   id: string;
@@ -31,7 +60,8 @@ export type Message = {
 export type ContentBlockDelta =
   | { type: 'text_delta'; text: string }
   | { type: 'thinking_delta'; thinking: string }
-  | { type: 'input_json_delta'; partial_json: string };
+  | { type: 'input_json_delta'; partial_json: string }
+  | { type: 'citations_delta'; citation: WebSearchCitation };
 
 export type ErrorType =
   | 'invalid_request_error'

@@ -169,6 +169,14 @@ export const countTokensRequestSchema = messagesRequestSchema.extend({
   max_tokens: z.number().int().min(1).optional(),
 });
 
+/** Anthropic's web search server tool types (`web_search_20250305` and later versions of the same tool). */
+const webSearchToolType = /^web_search_\d{8}$/;
+
+/** Whether a tool is Anthropic's `web_search` server tool, which the gateway answers with its own search. */
+export function isWebSearchTool(tool: { type?: string | undefined }): boolean {
+  return tool.type !== undefined && webSearchToolType.test(tool.type);
+}
+
 export type MessagesRequest = z.infer<typeof messagesRequestSchema>;
 export type MessageParam = z.infer<typeof messageSchema>;
 export type ContentBlockParam = z.infer<typeof contentBlockSchema>;

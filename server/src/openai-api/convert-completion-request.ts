@@ -8,20 +8,21 @@ const defaultMaxTokens = 16;
 /**
  * A legacy completion → the chat request the pipeline runs (pure): the prompt is the one user message, so a chat
  * model answers it rather than continuing it word for word (docs/api.md). What chat routes cannot honour is a 400
- * naming the field: several prompts or token-id prompts, `suffix` (fill-in-the-middle), `logprobs`, and a `best_of`
- * other than `n` (it asks the server to pick the best of several answers).
+ * naming the field: several prompts or token-id prompts, `logprobs`, and a `best_of` other than `n` (it asks the server
+ * to pick the best of several answers). `suffix` (fill-in-the-middle) is not part of the chat request: the pipeline
+ * sends it to the vendor's FIM API (`pipeline/choose-fim-routes.ts`).
  */
 export function convertCompletionRequest(request: CompletionRequest): ChatRequest {
   const prompt = readPrompt(request.prompt);
-  refuse(request.suffix !== undefined && request.suffix !== null, {
-    param: 'suffix',
-    message: `suffix (fill-in-the-middle) is not supported for the model \`${request.model}\`: send the text before the cursor as the prompt.`,
-  });
   refuse(request.logprobs !== undefined && request.logprobs !== null, {
     param: 'logprobs',
     message: 'logprobs is not supported on /v1/completions: most vendors behind this gateway do not return them.',
   });
   const n = request.n ?? 1;
+  refuse(n !== 1 && request.suffix !== undefined && request.suffix !== null, {
+    param: 'n',
+    message: 'n must be 1 with suffix: fill-in-the-middle APIs return one completion.',
+  });
   refuse(request.best_of !== undefined && request.best_of !== null && request.best_of !== n, {
     param: 'best_of',
     message: `best_of must equal n (${n}) here: the gateway does not rank answers on the server.`,

@@ -28,12 +28,23 @@ export type InputTokenCount = { inputTokens: number; source: 'vendor' | 'estimat
 /** The fields of Anthropic's count request: what makes up the input, nothing of the output. */
 const anthropicCountFields = ['model', 'messages', 'system', 'tools', 'tool_choice', 'thinking'] as const;
 const anthropicCountSchema = z.object({ input_tokens: z.number().int().min(0) });
+/** The fields of a generateContent body that Gemini's count takes inside `generateContentRequest`. */
+const geminiCountFields = ['contents', 'systemInstruction', 'tools', 'toolConfig'] as const;
+const geminiCountSchema = z.object({ totalTokens: z.number().int().min(0) });
+
+/** The vendors with a count endpoint, and how each is asked. */
+const vendorCounts = {
+  anthropic: countAtAnthropic,
+  gemini: countAtGemini,
+} as const;
+type CountingProvider = keyof typeof vendorCounts;
 
 /**
  * The input tokens of a chat request, free of charge (`/v1/messages/count_tokens`): the vendor's own count where a
- * route of the model reaches a vendor with a count endpoint (Anthropic's `/v1/messages/count_tokens`), else, or when
- * that call fails, the estimate the credit hold uses (docs/messages.md).
+ * route of the model reaches a vendor with a count endpoint (Anthropic's `/v1/messages/count_tokens`, Gemini's
+ * `:countTokens`), else, or when that call fails, the estimate the credit hold uses (docs/messages.md).
  * @see https://docs.anthropic.com/en/api/messages-count-tokens
+ * @see https://ai.google.dev/api/tokens#method:-models.counttokens
  */
 export async function countInputTokens(
   deps: CountInputTokensDeps,
@@ -44,13 +55,14 @@ export async function countInputTokens(
     inputTokens: estimateDeliveredUsage({ ...measureChatRequest(input.request), deliveredTextBytes: 0 }).inputTokens,
     source: 'estimate',
   };
-  const route = chooseRoutes(deps, { model, userId: input.caller.userId }).find(
-    (candidate) => candidate.provider === 'anthropic',
+  const route = chooseRoutes(deps, { model, userId: input.caller.userId }).find((candidate) =>
+    isCountingProvider(candidate.provider),
   );
-  if (!route) return estimate;
+  if (!route || !isCountingProvider(route.provider)) return estimate;
   try {
+    const count = vendorCounts[route.provider];
     return {
-      inputTokens: await countAtAnthropic(deps, { ...input, route, maxOutputTokens: model.maxOutputTokens }),
+      inputTokens: await count(deps, { ...input, route, maxOutputTokens: model.maxOutputTokens }),
       source: 'vendor',
     };
   } catch {
@@ -59,12 +71,35 @@ export async function countInputTokens(
   }
 }
 
-async function countAtAnthropic(
-  deps: CountInputTokensDeps,
-  input: { request: ChatRequest; route: Route; maxOutputTokens: number; signal: AbortSignal },
-): Promise<number> {
+type CountInput = { request: ChatRequest; route: Route; maxOutputTokens: number; signal: AbortSignal };
+
+function isCountingProvider(provider: string): provider is CountingProvider {
+  return Object.hasOwn(vendorCounts, provider);
+}
+
+async function countAtAnthropic(deps: CountInputTokensDeps, input: CountInput): Promise<number> {
+  const messagesCall = buildVendorCall('anthropic', input);
+  const body = pickFields(parseBodyText(messagesCall.body), anthropicCountFields);
+  const answer = await postCount(deps, input, { ...messagesCall, url: `${messagesCall.url}/count_tokens`, body });
+  return anthropicCountSchema.parse(answer).input_tokens;
+}
+
+/** Gemini counts a whole generateContent request (`generateContentRequest`), system instruction and tools included. */
+async function countAtGemini(deps: CountInputTokensDeps, input: CountInput): Promise<number> {
+  const generateCall = buildVendorCall('gemini', input);
+  const url = generateCall.url.replace(/:generateContent$/, ':countTokens');
+  if (url === generateCall.url) throw new Error('Unexpected Gemini generateContent URL.');
+  const generateContentRequest = {
+    model: `models/${input.route.upstreamModel}`,
+    ...pickFields(parseBodyText(generateCall.body), geminiCountFields),
+  };
+  const answer = await postCount(deps, input, { ...generateCall, url, body: { generateContentRequest } });
+  return geminiCountSchema.parse(answer).totalTokens;
+}
+
+function buildVendorCall(provider: CountingProvider, input: CountInput) {
   const { route } = input;
-  const messagesCall = getProviderAdapter('anthropic').buildRequest({
+  return getProviderAdapter(provider).buildRequest({
     request: { ...input.request, stream: false },
     target: {
       baseUrl: route.baseUrl,
@@ -74,19 +109,27 @@ async function countAtAnthropic(
     },
     isStreaming: false,
   });
-  const messagesBody = parseBodyText(messagesCall.body) as Record<string, unknown>;
-  const body = Object.fromEntries(
-    anthropicCountFields
-      .filter((field) => messagesBody[field] !== undefined)
-      .map((field) => [field, messagesBody[field]]),
+}
+
+function pickFields(body: unknown, fields: readonly string[]): Record<string, unknown> {
+  const record = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  return Object.fromEntries(
+    fields.filter((field) => record[field] !== undefined).map((field) => [field, record[field]]),
   );
+}
+
+async function postCount(
+  deps: CountInputTokensDeps,
+  input: CountInput,
+  call: { url: string; headers: Record<string, string>; body: unknown },
+): Promise<unknown> {
   const response = await postJson({
-    request: { url: `${messagesCall.url}/count_tokens`, headers: messagesCall.headers, body: JSON.stringify(body) },
+    request: { url: call.url, headers: call.headers, body: JSON.stringify(call.body) },
     dispatcher: deps.upstream.dispatcher,
     signal: input.signal,
     timeouts: defaultUpstreamTimeouts({ isStreaming: false }),
   });
   const answer = await readUpstreamBody(response.body);
-  if (response.status !== 200) throw new Error(`count_tokens answered ${response.status}`);
-  return anthropicCountSchema.parse(answer).input_tokens;
+  if (response.status !== 200) throw new Error(`The count endpoint answered ${response.status}`);
+  return answer;
 }

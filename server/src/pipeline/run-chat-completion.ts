@@ -10,7 +10,7 @@ import { microsToUsd } from '../lib/money.ts';
 import type { ChatCompletion } from '../openai-api/chat-completion.ts';
 import { chatRequestSchema, type ChatRequest } from '../openai-api/chat-request.ts';
 import { parseWireRequest } from '../openai-api/parse-request.ts';
-import { UpstreamFailureError, type RelayedCompletion } from '../providers/provider-adapter.ts';
+import { UpstreamFailureError, type ProviderAdapter, type RelayedCompletion } from '../providers/provider-adapter.ts';
 import type { Caller } from './authenticate.ts';
 import {
   describeFailedCall,
@@ -27,6 +27,7 @@ import {
   type RelayedCall,
 } from './call-provider.ts';
 import type { ChatSink } from './chat-sink.ts';
+import { chooseFimRoutes } from './choose-fim-routes.ts';
 import { chooseRoutes } from './choose-routes.ts';
 import { fromWireUsage, toWireUsage } from './convert-usage.ts';
 import { measureChatRequest } from './measure-chat-request.ts';
@@ -69,12 +70,17 @@ export async function runChatCompletion(
     isReasoningAdvisory?: boolean;
     /** The API the call came through, as usage and reports show it: `/v1/messages` and `/v1/completions` run here too. */
     endpoint?: Extract<UsageRecordRow['endpoint'], 'chat.completions' | 'completions' | 'messages'>;
+    /** `/v1/completions` fill-in-the-middle: only routes whose vendor has a FIM API serve it, through that API. */
+    suffix?: string;
   },
 ): Promise<void> {
   const startedAtMs = deps.clock.nowMs();
   const request = parseWireRequest(chatRequestSchema, input.body);
   const model = resolveModel(deps, { caller: input.caller, modelId: request.model, kind: 'text' });
-  const routes = chooseRoutes(deps, { model, userId: input.caller.userId });
+  const chosen = chooseRoutes(deps, { model, userId: input.caller.userId });
+  const fim =
+    input.suffix === undefined ? undefined : chooseFimRoutes(chosen, { suffix: input.suffix, modelId: model.id });
+  const routes = fim?.routes ?? chosen;
   const size = measureChatRequest(request);
   const { caller, requestId } = input;
   const reservation = await reserveCredits(deps, { caller, model, size, holdId: requestId });
@@ -89,7 +95,14 @@ export async function runChatCompletion(
   input.sink.setHeaders(reservation.rateLimitHeaders);
   const context: CallContext = { caller, requestId, model, size, reservation, startedAtMs, charge };
   const isReasoningAdvisory = input.isReasoningAdvisory === true;
-  const call = await callRoutes(deps, { context, request, routes, sink: input.sink, isReasoningAdvisory });
+  const call = await callRoutes(deps, {
+    context,
+    request,
+    routes,
+    sink: input.sink,
+    isReasoningAdvisory,
+    adapterFor: fim?.adapterFor,
+  });
   if (call.kind === 'completion') {
     await finishCompletion(deps, context, call.completion, call.route, input.sink);
     return;
@@ -114,6 +127,7 @@ async function callRoutes(
     routes: readonly Route[];
     sink: ChatSink;
     isReasoningAdvisory: boolean;
+    adapterFor: ((route: Route) => ProviderAdapter | undefined) | undefined;
   },
 ): Promise<ProviderCall | RelayedCall> {
   const { context, sink } = input;
@@ -132,6 +146,7 @@ async function callRoutes(
       createdUnixSeconds: toUnixSeconds(context.startedAtMs),
       userId: context.caller.userId,
       isReasoningAdvisory: input.isReasoningAdvisory,
+      ...(input.adapterFor ? { adapterFor: input.adapterFor } : {}),
     });
   } catch (error) {
     if (sink.signal.aborted && !isClientGoneBeforeCall) {

@@ -1,5 +1,6 @@
 import { UpstreamFailureError, type ProviderAdapter } from './provider-adapter.ts';
 import { chatProviderIds, isChatProviderId, type ChatProviderId, type ProviderId } from './provider-id.ts';
+import type { VendorDefinition } from './vendor-definition.ts';
 import { vendors } from './vendors.ts';
 
 /** Every chat provider type a route can name, and the adapter that speaks its wire format (from `vendors.ts`). */
@@ -19,4 +20,10 @@ export function getProviderAdapter(id: ProviderId): ProviderAdapter {
     message: `The upstream provider type \`${id}\` serves no chat models.`,
     vendorCode: 'no_chat_adapter',
   });
+}
+
+/** A route's fill-in-the-middle adapter for this `suffix`, or undefined when its vendor has no FIM API. */
+export function findFimAdapter(id: ProviderId, suffix: string): ProviderAdapter | undefined {
+  const vendor: VendorDefinition = vendors[id];
+  return vendor.createFimAdapter?.(suffix);
 }

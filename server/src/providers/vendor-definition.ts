@@ -32,6 +32,8 @@ export type VendorDefinition<CredentialKey extends string | undefined = string |
   imageApis: readonly ImageApi[];
   /** The embedding APIs a route to this vendor can serve (`embeddings/find-embedding-client.ts`); absent: none. */
   embeddingApis?: readonly EmbeddingApi[];
+  /** The vendor's fill-in-the-middle API for `/v1/completions` with `suffix`; absent: the vendor has none. */
+  createFimAdapter?: (suffix: string) => ProviderAdapter;
   /** The public API root; undefined when every address is the operator's (local servers, Azure, Vertex). */
   publicBaseUrl: string | undefined;
   /** The environment variable whose key enables the vendor's implicit routes. */

@@ -17,6 +17,7 @@ import { toStreamError } from '../pipeline/to-stream-error.ts';
 import { UpstreamFailureError } from '../providers/provider-adapter.ts';
 import type { SearchEngine } from '../search/search-engine.ts';
 import { measureResponseRequest, type SearchMode } from './build-round-request.ts';
+import type { ResponsePlan } from './convert-responses-request.ts';
 import { parseResponsesRequest } from './parse-responses-request.ts';
 import { ResponseBuilder } from './response-builder.ts';
 import type { ResponseUsage } from './response-object.ts';
@@ -50,8 +51,26 @@ export async function runResponse(
   deps: ResponseDeps,
   input: { caller: Caller; body: unknown; requestId: string; sink: ResponseSink },
 ): Promise<void> {
+  const { body, ...rest } = input;
+  await runResponsePlan(deps, { ...rest, plan: parseResponsesRequest(body), endpoint: 'responses' });
+}
+
+/**
+ * A parsed plan through the Responses orchestrator; `/v1/messages` with Anthropic's web search tool comes here too,
+ * recorded under its own endpoint.
+ */
+export async function runResponsePlan(
+  deps: ResponseDeps,
+  input: {
+    caller: Caller;
+    plan: ResponsePlan;
+    requestId: string;
+    sink: ResponseSink;
+    endpoint: UsageRecordRow['endpoint'];
+  },
+): Promise<void> {
   const startedAtMs = deps.clock.nowMs();
-  const plan = parseResponsesRequest(input.body);
+  const { plan } = input;
   const model = resolveModel(deps, { caller: input.caller, modelId: plan.chatRequest.model, kind: 'text' });
   const routes = chooseRoutes(deps, { model, userId: input.caller.userId });
   const searchMode: SearchMode | undefined = plan.webSearch ? (model.supportsTools ? 'tool' : 'derived') : undefined;
@@ -70,7 +89,7 @@ export async function runResponse(
     caller: input.caller,
     requestId: input.requestId,
     modelId: model.id,
-    endpoint: 'responses',
+    endpoint: input.endpoint,
     startedAtMs,
     reservation,
   });

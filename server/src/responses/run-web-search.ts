@@ -27,7 +27,7 @@ export async function runWebSearch(
   try {
     const outcome = await deps.searchEngine.search({
       query: input.query,
-      maxResults: settings.allowedDomains ? settings.maxResults * 4 : settings.maxResults,
+      maxResults: settings.allowedDomains || settings.blockedDomains ? settings.maxResults * 4 : settings.maxResults,
       signal: input.signal,
     });
     results = outcome.results;
@@ -40,7 +40,11 @@ export async function runWebSearch(
       failure: error,
     };
   }
-  const kept = results.filter((result) => isAllowed(result.url, settings.allowedDomains)).slice(0, settings.maxResults);
+  const kept = results
+    .filter(
+      (result) => isAllowed(result.url, settings.allowedDomains) && !isBlocked(result.url, settings.blockedDomains),
+    )
+    .slice(0, settings.maxResults);
   if (kept.length === 0) {
     return {
       modelText: describeSearchOutcome({ kind: 'empty' }, described),
@@ -63,7 +67,14 @@ export async function runWebSearch(
 }
 
 function isAllowed(url: string, allowedDomains: readonly string[] | undefined): boolean {
-  if (!allowedDomains) return true;
+  return !allowedDomains || isOnDomain(url, allowedDomains);
+}
+
+function isBlocked(url: string, blockedDomains: readonly string[] | undefined): boolean {
+  return blockedDomains !== undefined && isOnDomain(url, blockedDomains);
+}
+
+function isOnDomain(url: string, domains: readonly string[]): boolean {
   const host = new URL(url).hostname.toLowerCase();
-  return allowedDomains.some((domain) => host === domain || host.endsWith(`.${domain}`));
+  return domains.some((domain) => host === domain || host.endsWith(`.${domain}`));
 }

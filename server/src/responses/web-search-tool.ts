@@ -13,6 +13,8 @@ export type WebSearchSettings = {
   maxResultBytes: number;
   /** Lower-case host names; when set, only results on these hosts (or their subdomains) are kept. */
   allowedDomains: readonly string[] | undefined;
+  /** Lower-case host names whose results (and their subdomains') are dropped (Anthropic's `blocked_domains`). */
+  blockedDomains?: readonly string[] | undefined;
   /** `include: ["web_search_call.action.sources"]`: list the result URLs on each `web_search_call`. */
   isSourcesIncluded: boolean;
   /** Searches one response may run (`max_tool_calls`, else 2); after the last one the model answers with what it has. */

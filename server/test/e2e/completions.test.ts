@@ -111,4 +111,56 @@ describe('POST /v1/completions', () => {
     await assert.rejects(client.completions.create({ model: 'no-such-model', prompt: 'x' }), OpenAI.NotFoundError);
     assert.equal(await balance(), before);
   });
+
+  test("suffix on a Codestral model goes to Mistral's FIM API, whole and streamed, billed like chat", async () => {
+    const prompt = 'def fibonacci(n):\n';
+    const suffix = '\n    return result';
+    const plain = await client.completions.create({ model: 'codestral-latest', prompt, max_tokens: 200 });
+    const before = await balance();
+    const { data: filled, response } = await client.completions
+      .create({ model: 'codestral-latest', prompt, suffix, max_tokens: 200 })
+      .withResponse();
+    assert.equal(filled.object, 'text_completion');
+    assert.ok((filled.choices[0]?.text ?? '').length > 0);
+    // The vendor counts the text after the cursor as input too: the suffix reached it.
+    assert.ok((filled.usage?.prompt_tokens ?? 0) > (plain.usage?.prompt_tokens ?? 0), 'suffix counted as input');
+    const record = await findUsageRecord(db(), response.headers.get('x-request-id') ?? '');
+    assert.equal(record?.endpoint, 'completions');
+    assert.equal(record.input_tokens, filled.usage?.prompt_tokens);
+    assert.equal((filled.usage as unknown as CostedUsage).cost, microsToUsd(record.cost_micros));
+    assert.equal(before - (await balance()), record.cost_micros);
+
+    const stream = await client.completions.create({
+      model: 'codestral-latest',
+      prompt,
+      suffix,
+      max_tokens: 200,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let text = '';
+    let usage: (OpenAI.CompletionUsage & Partial<CostedUsage>) | undefined;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.text ?? '';
+      if (chunk.usage) usage = chunk.usage;
+    }
+    assert.ok(text.length > 0);
+    assert.equal(usage?.prompt_tokens, filled.usage?.prompt_tokens);
+  });
+
+  test('suffix where no route has fill-in-the-middle, or with n over 1: a 400 naming it, nothing charged', async () => {
+    const before = await balance();
+    for (const [model, extra, param] of [
+      ['mistral-small-latest', {}, 'model'],
+      ['claude-haiku-4-5', {}, 'suffix'],
+      ['codestral-latest', { n: 2 }, 'n'],
+    ] as const) {
+      await assert.rejects(
+        client.completions.create({ model, prompt: 'x', suffix: 'y', ...extra }),
+        (error: unknown) => error instanceof OpenAI.BadRequestError && error.param === param,
+        `${model} ${JSON.stringify(extra)}`,
+      );
+    }
+    assert.equal(await balance(), before);
+  });
 });

@@ -50,6 +50,7 @@ const cases: readonly BadInputCase[] = [
     body: '{"model": "gpt-4o", "messages": [{"role": "user", "content": 5}]}',
     ...invalid('messages[0].content'),
   },
+  { name: 'n over its limit of 128', body: `{"model": "gpt-4o", "n": 129, "messages": ${hello}}`, ...invalid('n') },
   { name: 'missing model', body: `{"messages": ${hello}}`, ...missing('model') },
   { name: 'missing messages', body: '{"model": "gpt-4o"}', ...missing('messages') },
   { name: 'an empty messages array', body: '{"model": "gpt-4o", "messages": []}', ...invalid('messages') },

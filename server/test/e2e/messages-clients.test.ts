@@ -190,6 +190,18 @@ describe('/v1/messages accepts what current Anthropic clients send', () => {
       counted.input_tokens,
       usage.input_tokens + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0),
     );
+    // Gemini models are counted by Gemini's own `:countTokens`, system instruction and tools included.
+    const geminiInput = {
+      system: 'You are terse.',
+      messages: [{ role: 'user' as const, content: 'Tell me about rivers. '.repeat(50) }],
+      tools: [{ name: 'lookup', description: 'Look a river up.', input_schema: { type: 'object' as const } }],
+    };
+    const geminiCounted = await client.messages.countTokens({ model: 'gemini-2.5-flash', ...geminiInput });
+    const geminiAnswered = await client.messages.create({ model: 'gemini-2.5-flash', max_tokens: 512, ...geminiInput });
+    assert.equal(
+      geminiCounted.input_tokens,
+      geminiAnswered.usage.input_tokens + (geminiAnswered.usage.cache_read_input_tokens ?? 0),
+    );
     await assert.rejects(
       client.messages.countTokens({ model: 'no-such-model', messages: [{ role: 'user', content: 'Hi' }] }),
       Anthropic.NotFoundError,

@@ -318,7 +318,7 @@ describe('POST /v1/messages through the official Anthropic SDK', () => {
   test('fields with no equivalent on every vendor are refused with a 400 in Anthropic shape', async () => {
     const cases: Array<[object, RegExp]> = [
       [{ top_k: 5 }, /top_k/],
-      [{ tools: [{ type: 'web_search_20250305', name: 'web_search' }] }, /Server tools/],
+      [{ tools: [{ type: 'code_execution_20250825', name: 'code_execution' }] }, /Server tools/],
       [{ thinking: { type: 'enabled', budget_tokens: 2048 }, max_tokens: 1024 }, /budget_tokens/],
     ];
     for (const [extra, message] of cases) {

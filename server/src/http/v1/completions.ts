@@ -50,6 +50,7 @@ export function registerCompletionRoutes(app: FastifyInstance, deps: ChatComplet
         requestId: request.id,
         sink: sink.sink,
         endpoint: 'completions',
+        ...(typeof completionRequest.suffix === 'string' ? { suffix: completionRequest.suffix } : {}),
       });
     } catch (error) {
       const { signal, sendStreamError } = sink.sink;

@@ -1,10 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { checkBetaHeader } from '../../anthropic-api/check-beta-header.ts';
 import { convertChatCompletion } from '../../anthropic-api/convert-chat-completion.ts';
 import { createMessageStreamConverter } from '../../anthropic-api/create-message-stream-converter.ts';
 import { convertError } from '../../anthropic-api/convert-error.ts';
 import { convertMessagesRequest } from '../../anthropic-api/convert-messages-request.ts';
 import type { Message, StreamEvent } from '../../anthropic-api/message-object.ts';
 import { countTokensRequestSchema, messagesRequestSchema } from '../../anthropic-api/messages-request.ts';
+import { readWebSearchTool } from '../../responses/read-messages-web-search.ts';
+import type { ResponseDeps } from '../../responses/run-response.ts';
+import { answerMessageSearch } from './answer-message-search.ts';
 import { NotFoundError } from '../../errors/not-found-error.ts';
 import { countInputTokens } from '../../pipeline/count-input-tokens.ts';
 import { estimateDeliveredUsage } from '../../billing/estimate-delivered-usage.ts';
@@ -29,7 +33,10 @@ import type { ChatCompletionsRouteDeps } from './chat-completions.ts';
  * request is translated to a chat request and runs through the chat pipeline; the answer and the errors are
  * translated back to Anthropic's shapes (docs/messages.md).
  */
-export function registerMessagesRoutes(app: FastifyInstance, deps: ChatCompletionsRouteDeps): void {
+export function registerMessagesRoutes(
+  app: FastifyInstance,
+  deps: ChatCompletionsRouteDeps & Pick<ResponseDeps, 'searchEngine'>,
+): void {
   void app.register(async (scope) => {
     // Errors before the first byte (bad JSON and body size included) get Anthropic's error body.
     scope.setErrorHandler((error, request, reply) =>
@@ -43,9 +50,15 @@ export function registerMessagesRoutes(app: FastifyInstance, deps: ChatCompletio
       const caller = await authenticate(deps, readAuthHeaders(request));
       reply.headers(await checkRateLimit(deps, caller));
       await using _slot = await takeCallSlot(deps, { caller, requestId: request.id });
+      checkBetaHeader(request.headers['anthropic-beta']);
       const messagesRequest = parseWireRequest(messagesRequestSchema, request.body);
       const chatRequest = convertMessagesRequest(messagesRequest);
       const identity = { id: `msg_${request.id.replace(/^req_/, '')}`, model: messagesRequest.model };
+      const search = readWebSearchTool(messagesRequest);
+      if (search) {
+        const input = { request, reply, caller, messagesRequest, chatRequest, search, identity };
+        return answerMessageSearch({ deps: { ...deps, nativeSearchProviders: [] }, ...input });
+      }
       const sink = createHttpMessageSink({
         request,
         reply,
@@ -71,6 +84,7 @@ export function registerMessagesRoutes(app: FastifyInstance, deps: ChatCompletio
     });
     scope.post('/v1/messages/count_tokens', async (request, reply) => {
       const caller = await authenticate(deps, readAuthHeaders(request));
+      checkBetaHeader(request.headers['anthropic-beta']);
       const countRequest = parseWireRequest(countTokensRequestSchema, request.body);
       // No output limit is counted; one above any thinking budget keeps the conversion's checks quiet.
       const chatRequest = convertMessagesRequest({ ...countRequest, max_tokens: countRequest.max_tokens ?? 1_000_000 });

@@ -50,7 +50,7 @@ export function registerV1Routes(app: FastifyInstance, deps: V1Deps): void {
     imagePriceTiers: deps.imagePriceTiers,
     imageTimeoutMs: deps.imageTimeoutMs,
   });
-  registerMessagesRoutes(app, chat);
+  registerMessagesRoutes(app, { ...chat, searchEngine: deps.searchEngine });
   registerEmbeddingRoutes(app, chat);
   registerCompletionRoutes(app, chat);
   registerResponsesRoutes(app, {

@@ -1,9 +1,13 @@
 import { createOpenAiDialectAdapter } from '../openai/openai-adapter.ts';
 import type { CompatibleVendorDefinition } from '../vendor-definition.ts';
+import { createMistralFimAdapter } from './mistral-fim-adapter.ts';
 import { mistralQuirks } from './mistral-quirks.ts';
 
+const chatAdapter = createOpenAiDialectAdapter('mistral', mistralQuirks);
+
 export const mistralVendor: CompatibleVendorDefinition<'MISTRAL_API_KEY'> = {
-  chatAdapter: createOpenAiDialectAdapter('mistral', mistralQuirks),
+  chatAdapter,
+  createFimAdapter: (suffix) => createMistralFimAdapter(chatAdapter, suffix),
   quirks: mistralQuirks,
   imageApis: [],
   embeddingApis: ['openai'],
