@@ -74,6 +74,9 @@ const en = {
     noHistory: 'No price changes recorded yet.',
     saved: 'Saved. The models page shows the new price.',
     badAmount: 'Prices are non-negative USD amounts with at most six decimals.',
+    belowCostQuestion: 'This price sells below the cost of every route. Save anyway?',
+    saveAnyway: 'Save anyway',
+    keepEditing: 'Keep editing',
   },
   tiers: {
     title: 'Prices by quality and size',
@@ -223,6 +226,9 @@ const ru: OperatorMessages = {
     noHistory: 'Изменений цены пока не было.',
     saved: 'Сохранено. Страница моделей показывает новую цену.',
     badAmount: 'Цены — неотрицательные суммы в USD, не более шести знаков после запятой.',
+    belowCostQuestion: 'Эта цена ниже стоимости любого маршрута. Всё равно сохранить?',
+    saveAnyway: 'Сохранить всё равно',
+    keepEditing: 'Исправить цену',
   },
   tiers: {
     title: 'Цены по качеству и размеру',
