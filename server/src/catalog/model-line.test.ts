@@ -9,6 +9,7 @@ test('reads an id as its line and version, dropping dates and release markers', 
   assert.deepEqual(readModelLine('gemini-3-pro-preview'), { stem: 'gemini-pro', version: [3] });
   assert.deepEqual(readModelLine('mistral-large-latest'), { stem: 'mistral-large', version: [] });
   assert.deepEqual(readModelLine('grok-4-0709'), { stem: 'grok', version: [4] });
+  assert.deepEqual(readModelLine('gpt-4o-2024-05-13'), { stem: 'gpt-4o', version: [] });
   assert.deepEqual(readModelLine('meta-llama/llama-4-maverick'), { stem: 'llama-maverick', version: [4] });
   assert.equal(readModelLine('gpt-4o').stem, 'gpt-4o');
   assert.equal(readModelLine('o3').stem, 'o3');

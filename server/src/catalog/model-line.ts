@@ -4,14 +4,15 @@ export type ModelLine = { stem: string; version: readonly number[] };
 const markerWords = new Set(['latest', 'preview', 'exp']);
 
 /**
- * Splits an id on dashes: numeric parts (`4`, `2.5`, `001`) make the version, dates (`0709`, `20250514`) and
- * `latest`/`preview`/`exp` are dropped, the rest is the line. `gpt-5.4-mini` and `gpt-5-mini` share the line
+ * Splits an id on dashes: numeric parts (`4`, `2.5`, `001`) make the version, dates (`0709`, `20250514`,
+ * `2024-05-13`) and `latest`/`preview`/`exp` are dropped, the rest is the line. `gpt-5.4-mini` and `gpt-5-mini` share the line
  * `gpt-mini`; `gpt-4o` and `o3` are lines of their own.
  */
 export function readModelLine(id: string): ModelLine {
   const words: string[] = [];
   const version: number[] = [];
-  for (const part of id.toLowerCase().split('/').at(-1)?.split('-') ?? []) {
+  const name = (id.toLowerCase().split('/').at(-1) ?? '').replace(/-\d{4}-\d{2}-\d{2}$/, '');
+  for (const part of name.split('-')) {
     if (/^\d+(\.\d+)*$/.test(part)) {
       if (!part.includes('.') && part.length >= 4) continue;
       version.push(...part.split('.').map(Number));

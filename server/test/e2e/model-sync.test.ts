@@ -77,7 +77,8 @@ for (const databaseKind of databaseKinds) {
       priceData = await startPriceDataServer();
       gateway = await startTestGateway({
         databaseKind,
-        environment: { PRICING_RULE: 'cost_plus_markup', PRICE_DATA_URL: priceData.url },
+        // The seed alone (no current generation): the fixture's versions are then the newest of their lines.
+        environment: { PRICING_RULE: 'cost_plus_markup', PRICE_DATA_URL: priceData.url, SEED_GENERATION: 'fixed' },
       });
       for (const name of ['one', 'two']) {
         await gateway.createUserWithKey({ role: 'admin', email: `sync-${name}-${databaseKind}@example.com` });

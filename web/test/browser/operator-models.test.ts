@@ -19,7 +19,10 @@ const operatorEmail = 'models-operator@example.com';
 before(async () => {
   assertWebAppBuilt();
   // A model sync reads the price data bundled with the package: the test stays on loopback.
-  gateway = await startTestGateway({ environment: { PRICING_RULE: 'cost_plus_markup', PRICE_DATA_URL: 'off' } });
+  // The seed alone, so Claude Opus 4.7 of the bundled data is a new version of an offered line.
+  gateway = await startTestGateway({
+    environment: { PRICING_RULE: 'cost_plus_markup', PRICE_DATA_URL: 'off', SEED_GENERATION: 'fixed' },
+  });
   await gateway.createUserWithKey({ role: 'admin', email: operatorEmail });
   customerKey = (await gateway.createUserWithKey({ email: 'models-customer@example.com' })).key;
   browser = await launchBrowser();
