@@ -2,6 +2,7 @@ import { accountEndpoints } from './account-endpoints.ts';
 import { accountEmailEndpoints } from './account-email-endpoints.ts';
 import { auditEndpoints } from './audit-endpoints.ts';
 import { totpEndpoints } from './totp-endpoints.ts';
+import { modelSyncEndpoints } from './model-sync-endpoints.ts';
 import { chatEndpoints } from './chat-endpoints.ts';
 import { operatorEndpoints } from './operator-endpoints.ts';
 import { paymentEndpoints } from './payment-endpoints.ts';
@@ -22,6 +23,7 @@ export const apiEndpoints = {
   ...accountEmailEndpoints,
   ...auditEndpoints,
   ...totpEndpoints,
+  ...modelSyncEndpoints,
 };
 
 export type ApiEndpoints = typeof apiEndpoints;

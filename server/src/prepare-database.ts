@@ -10,6 +10,10 @@ export async function prepareDatabase(deps: { db: Database; clock: Clock }, conf
   await migrateToLatest(deps.db);
   await seedPriceList(
     { db: deps.db, nowMs: deps.clock.nowMs() },
-    { models: seedCatalog, pricingRule: config.pricingRule },
+    {
+      models: seedCatalog,
+      pricingRule: config.pricingRule,
+      withCurrentGeneration: config.seedGeneration === 'current',
+    },
   );
 }

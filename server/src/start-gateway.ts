@@ -50,6 +50,8 @@ import { renewSubscriptions } from './subscriptions/renew-subscriptions.ts';
 import { renewalIntervalMs, scheduleRenewals } from './subscriptions/schedule-renewals.ts';
 import { startAccountMail, type AccountMail } from './start-account-mail.ts';
 import { startAccountJobs } from './start-account-jobs.ts';
+import { createModelSyncDeps } from './http/api/operator-model-sync.ts';
+import { runScheduledModelSync, scheduleModelSync } from './operator/model-sync-schedule.ts';
 
 export type RunningGateway = {
   url: string;
@@ -104,6 +106,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
       { config, logger, storage, caches, upstreams: { ...upstreams, ...alerting }, metrics, payments, accountMail },
       () => isShuttingDown,
     );
+    startModelSyncSchedule(stack, { logger, deps });
     const app = await startApp(stack, { config, deps, onClosing: () => (isShuttingDown = true) });
     const metricsUrl = await startMetricsAddress(stack, { config, logger, metrics });
     let sandboxNowPaymentsUrl: string | undefined;
@@ -349,6 +352,22 @@ function startBackgroundJobs(
   );
 }
 
+/** The model sync schedule (docs/catalogue.md): checked every minute, run by one node when its interval has passed. */
+function startModelSyncSchedule(stack: AsyncDisposableStack, input: { logger: Logger; deps: AppDeps }): void {
+  const sync = createModelSyncDeps(input.deps);
+  stack.adopt(
+    scheduleModelSync({
+      tickMs: 60_000,
+      run: async () => {
+        const outcome = await runScheduledModelSync(sync);
+        if (outcome) input.logger.info({ ...outcome }, 'scheduled model sync ran');
+      },
+      onError: (error) => input.logger.error({ err: error }, 'scheduled model sync failed'),
+    }),
+    (schedule) => schedule.stop(),
+  );
+}
+
 /** Every dependency the app's routes take, from the stages' products; `app.ts` hands each route its own part. */
 function composeAppDeps(
   input: {
@@ -400,6 +419,7 @@ function composeAppDeps(
     metricsAccess: { token: config.metrics.token, isOnPublicPort: config.metrics.listen === undefined },
     allowPrivateUpstreams: config.allowPrivateUpstreams,
     pricingRule: config.pricingRule,
+    priceDataUrl: config.priceDataUrl,
     bodyLimitBytes: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     version: packageVersion,

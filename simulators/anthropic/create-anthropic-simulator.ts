@@ -1,6 +1,7 @@
 import { alphanumeric } from '../shared/random.ts';
 import { isRejectedKey, readBearerKey } from '../shared/read-bearer-key.ts';
 import { sendError, sendJson } from '../shared/send-response.ts';
+import { listKnownModelIds } from '../shared/list-known-model-ids.ts';
 import { createSimError } from '../shared/sim-error.ts';
 import type { SimulatorExchange, VendorSimulator } from '../shared/simulator-exchange.ts';
 import { handleCountTokens, handleMessages } from './handle-messages.ts';
@@ -32,8 +33,9 @@ export function createAnthropicSimulator(): VendorSimulator {
   };
 }
 
-function listModels(exchange: SimulatorExchange): Promise<void> {
-  const data = anthropicModelIds.map((id) => ({
+async function listModels(exchange: SimulatorExchange): Promise<void> {
+  const ids = await listKnownModelIds(anthropicModelIds, { priceDataProviderId: 'anthropic', pattern: /^claude-/ });
+  const data = ids.map((id) => ({
     type: 'model',
     id,
     display_name: id,

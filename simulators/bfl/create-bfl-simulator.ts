@@ -8,8 +8,11 @@ import { handleBflResult, handleBflSample } from './handle-bfl-result.ts';
 import { handleBflSubmit } from './handle-bfl-submit.ts';
 import { renderBflError } from './render-bfl-error.ts';
 
-/** The `width`/`height` text-to-image models the simulator serves. */
-const fluxModels = new Set(['flux-pro-1.1', 'flux-dev', 'flux-pro']);
+/**
+ * The FLUX models the simulator serves, all as `width`/`height` text-to-image endpoints: any `flux-…` id, so a model
+ * of the family added to the catalogue later (`flux-pro-1.1-ultra`, `flux-kontext-pro`) works in sandbox mode too.
+ */
+const fluxModelPattern = /^flux-[a-z0-9.-]+$/;
 const submitPattern = /^\/v1\/([a-z0-9.-]+)$/;
 const samplePattern = /^\/results\/([0-9a-f-]+)\/sample\.(?:png|jpg)$/;
 
@@ -38,7 +41,7 @@ export function createBflSimulator(): VendorSimulator {
       }
       if (exchange.method === 'GET' && exchange.path === '/v1/get_result') return handleBflResult(exchange, tasks);
       const submit = submitPattern.exec(exchange.path);
-      if (exchange.method === 'POST' && submit && fluxModels.has(submit[1] ?? '')) {
+      if (exchange.method === 'POST' && submit && fluxModelPattern.test(submit[1] ?? '')) {
         return handleBflSubmit(exchange, { model: submit[1] ?? '', tasks });
       }
       exchange.request.resume();

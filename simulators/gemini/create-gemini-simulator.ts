@@ -2,6 +2,7 @@ import { handleGoogleImageRequest } from './images/handle-google-image-request.t
 import { alphanumeric } from '../shared/random.ts';
 import { isRejectedKey } from '../shared/read-bearer-key.ts';
 import { sendError, sendJson } from '../shared/send-response.ts';
+import { listKnownModelIds } from '../shared/list-known-model-ids.ts';
 import { createSimError } from '../shared/sim-error.ts';
 import type { SimulatorExchange, VendorSimulator } from '../shared/simulator-exchange.ts';
 import { handleCountTokens } from './handle-count-tokens.ts';
@@ -9,7 +10,15 @@ import { handleEmbedContents } from './handle-embed-contents.ts';
 import { handleGenerateContent } from './handle-generate-content.ts';
 import { renderGeminiError } from './render-gemini-error.ts';
 
-const geminiModelIds = ['gemini-3-pro-preview', 'gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite'] as const;
+const geminiModelIds = [
+  'gemini-3-pro-preview',
+  'gemini-2.5-pro',
+  'gemini-2.5-flash',
+  'gemini-2.5-flash-lite',
+  'gemini-2.5-flash-image',
+  'gemini-embedding-001',
+  'imagen-4.0-generate-001',
+] as const;
 const embedPattern = /^\/(v1beta|v1)\/models\/([^/:]+):(embedContent|batchEmbedContents)$/;
 const methodPattern = /^\/(v1beta|v1)\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/;
 
@@ -62,8 +71,9 @@ export function createGeminiSimulator(): VendorSimulator {
   };
 }
 
-function listModels(exchange: SimulatorExchange): Promise<void> {
-  const models = geminiModelIds.map((id) => ({
+async function listModels(exchange: SimulatorExchange): Promise<void> {
+  const ids = await listKnownModelIds(geminiModelIds, { priceDataProviderId: 'google', pattern: /^gemini-/ });
+  const models = ids.map((id) => ({
     name: `models/${id}`,
     displayName: id,
     supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'],

@@ -35,6 +35,17 @@ describe('Black Forest Labs simulator', () => {
     postJson(`${simulator.url}/bfl/v1/flux-pro-1.1`, { body, headers });
   const poll = (url: string, headers: Record<string, string> = bflHeaders) => fetch(url, { headers });
 
+  it('serves any FLUX model id, so a model of the family added later works in sandbox mode; other paths are 404', async () => {
+    const later = await postJson(`${simulator.url}/bfl/v1/flux-kontext-pro`, {
+      body: { prompt: 'a lake', width: 512, height: 512 },
+      headers: bflHeaders,
+    });
+    assert.equal(later.status, 200);
+    assert.equal(typeof (await json(later))['polling_url'], 'string');
+    const other = await postJson(`${simulator.url}/bfl/v1/sdxl`, { body: { prompt: 'a lake' }, headers: bflHeaders });
+    assert.equal(other.status, 404);
+  });
+
   it('answers a task id at once, stays Pending for two polls, then is Ready with a sample of the asked size', async () => {
     const task = await json(await submit({ prompt: 'a lake', width: 512, height: 768, output_format: 'png' }));
     assert.equal(typeof task['id'], 'string');

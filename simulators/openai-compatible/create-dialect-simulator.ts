@@ -1,5 +1,6 @@
 import { isRejectedKey, maskKey, readBearerKey } from '../shared/read-bearer-key.ts';
 import { sendError, sendJson } from '../shared/send-response.ts';
+import { listKnownModelIds } from '../shared/list-known-model-ids.ts';
 import { createSimError } from '../shared/sim-error.ts';
 import type { SimulatorExchange, VendorSimulator } from '../shared/simulator-exchange.ts';
 import type { DialectQuirks } from './dialect-quirks.ts';
@@ -67,11 +68,12 @@ export function createDialectSimulator(
   return simulator;
 }
 
-function listModels(exchange: SimulatorExchange, quirks: DialectQuirks): Promise<void> {
+async function listModels(exchange: SimulatorExchange, quirks: DialectQuirks): Promise<void> {
+  const ids = await listKnownModelIds(quirks.modelIds, quirks.knownModels);
   return sendJson(exchange, {
     status: 200,
     headers: quirks.requestIdHeaders(exchange.requestId),
-    body: { object: 'list', data: quirks.modelIds.map((id) => modelObject(id, quirks)) },
+    body: { object: 'list', data: ids.map((id) => modelObject(id, quirks)) },
     faults: exchange.pathFaults,
   });
 }

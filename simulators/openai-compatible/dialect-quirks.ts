@@ -2,6 +2,7 @@ import type { ChatProviderId } from '../../server/src/providers/provider-id.ts';
 import type { ReasoningRequest } from '../shared/conversation.ts';
 import type { AnswerPlan } from '../shared/plan-answer.ts';
 import type { CachePolicy } from '../shared/prompt-cache.ts';
+import type { KnownModels } from '../shared/list-known-model-ids.ts';
 import type { Random } from '../shared/random.ts';
 import type { SseEvent } from '../shared/send-response.ts';
 import type { SimError } from '../shared/sim-error.ts';
@@ -20,6 +21,8 @@ export type DialectQuirks = {
   /** Local servers (vLLM, Ollama, llama.cpp) run without a key unless one is configured. */
   isKeyRequired: boolean;
   modelIds: readonly string[];
+  /** The vendor's models in the genai-prices data, listed by `GET /models` beside `modelIds`. */
+  knownModels?: KnownModels;
   createRequestId: (ids: Random) => string;
   requestIdHeaders: (requestId: string) => Record<string, string>;
   /** OpenRouter's completion id is its generation id, which is also its request id. */

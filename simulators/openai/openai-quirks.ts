@@ -23,6 +23,7 @@ export const openAiModelIds = [
 export const openAiQuirks: DialectQuirks = {
   ...baseQuirks,
   vendor: 'openai',
+  knownModels: { priceDataProviderId: 'openai', pattern: /^(gpt-|o\d|chatgpt-|text-embedding-)[^:]*[^-]$/ },
   modelIds: openAiModelIds,
   snapshotModel: snapshotOpenAiModel,
   // Automatic caching from 1024 tokens, in 128-token steps.

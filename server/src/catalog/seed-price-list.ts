@@ -7,15 +7,21 @@ import { applyPricingRule } from './apply-pricing-rule.ts';
 
 /**
  * Inserts every seed model that is not in the database yet, priced by the default pricing rule.
- * Existing rows are never touched, so an operator's prices survive restarts. Returns how many were added.
+ * Existing rows are never touched, so an operator's prices survive restarts. A fresh install (no model yet) with
+ * `withCurrentGeneration` also gets the current generation of each line from the bundled genai-prices data; later
+ * releases reach an existing install through model sync, with the operator's consent. Returns how many were added.
  */
 export async function seedPriceList(
   deps: { db: Database; nowMs: number },
-  input: { models: readonly SeedModel[]; pricingRule: PricingRule },
+  input: { models: readonly SeedModel[]; pricingRule: PricingRule; withCurrentGeneration?: boolean },
 ): Promise<number> {
   const rows = await listModels(deps.db);
   const known = new Set(rows.map((row) => row.id));
-  const missing = input.models.filter((model) => !known.has(model.id));
+  const models =
+    rows.length === 0 && input.withCurrentGeneration === true
+      ? [...input.models, ...(await findBundledCurrentGeneration(input.models, deps.nowMs))]
+      : input.models;
+  const missing = models.filter((model) => !known.has(model.id));
   if (rows.some((row) => row.provider === null)) {
     await fillModelVendors(
       deps.db,
@@ -68,4 +74,12 @@ export async function seedPriceList(
   }
   if (added > 0) await bumpCacheVersion(deps.db, 'catalog');
   return added;
+}
+
+async function findBundledCurrentGeneration(seed: readonly SeedModel[], nowMs: number): Promise<SeedModel[]> {
+  const [{ waitForUpdate }, { findCurrentGeneration }] = await Promise.all([
+    import('@pydantic/genai-prices'),
+    import('./current-generation.ts'),
+  ]);
+  return findCurrentGeneration({ seed, providers: (await waitForUpdate()) ?? [], at: new Date(nowMs) });
 }

@@ -41,6 +41,7 @@ const usage = `usage: npm run cli -- <command>
       [--output-usd N] [--cached-input-usd N] [--per-image-usd N] [--reason R] [--confirm-below-cost]
   model image-tiers --model M | model set-image-tier --model M [--quality Q] [--size S] --list-usd N
   model delete-image-tier --model M [--quality Q] [--size S]   (no --quality/--size: the tier for any)
+  model sync [--apply all|ID,ID,…]   (compare with the genai-prices data and the vendors' model lists; apply)
   audit export [--format jsonl|csv] [--from ISO] [--to ISO]
   operator reset-totp --email E`;
 
@@ -88,7 +89,9 @@ async function main(argv: readonly string[]): Promise<number> {
     const [action, ...args] = rest;
     // Only route commands seal or open vendor credentials; they need this database's master key (and refuse another).
     const secretBox =
-      group === 'route' ? createSecretBox((await loadCliMasterKey(database.db, config)).key) : undefined;
+      group === 'route' || (group === 'model' && action === 'sync')
+        ? createSecretBox((await loadCliMasterKey(database.db, config)).key)
+        : undefined;
     await command(
       {
         db: database.db,

@@ -6,6 +6,7 @@ import { checkAboveCost, listStoredRouteCosts, toModelListRates } from '../opera
 import { parseOptions, UsageError, type CliContext } from './cli-context.ts';
 import { imageTierActions, runImageTierCommand } from './image-tier-commands.ts';
 import { modelCatalogActions, runModelCatalogCommand } from './model-catalog-commands.ts';
+import { runModelSyncCommand } from './model-sync-commands.ts';
 import { recordCliAction } from './audit-commands.ts';
 
 /**
@@ -18,9 +19,10 @@ export async function runModelCommand(context: CliContext, action: string | unde
   if (tierAction) return runImageTierCommand(context, tierAction, args);
   const catalogAction = modelCatalogActions.find((candidate) => candidate === action);
   if (catalogAction) return runModelCatalogCommand(context, catalogAction, args);
+  if (action === 'sync') return runModelSyncCommand(context, args);
   if (action !== 'set-price')
     throw new UsageError(
-      `unknown model command "${action ?? ''}" (expected: ${modelCatalogActions.join(', ')}, set-price, ${imageTierActions.join(', ')})`,
+      `unknown model command "${action ?? ''}" (expected: ${modelCatalogActions.join(', ')}, sync, set-price, ${imageTierActions.join(', ')})`,
     );
   const options = parseOptions(args, {
     model: { type: 'string', required: true },

@@ -69,6 +69,10 @@ const environmentSchema = z.object({
   DEFAULT_DISCOUNT_PERCENT: percentAsBasisPoints({ maxPercent: 90 }).default(2000),
   PRICING_RULE: z.enum(['cost_plus_markup', 'list_minus_discount']).default('cost_plus_markup'),
   DEFAULT_MARKUP_PERCENT: percentAsBasisPoints({ maxPercent: 1000 }).default(2000),
+  SEED_GENERATION: z.enum(['current', 'fixed']).default('current'),
+  PRICE_DATA_URL: z
+    .union([z.literal('off'), z.url({ protocol: /^https?$/ })])
+    .default('https://raw.githubusercontent.com/pydantic/genai-prices/main/prices/new_data/v2/data.json'),
   DEFAULT_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   DEFAULT_TOKENS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000_000).optional(),
   ACCOUNT_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
@@ -168,6 +172,13 @@ export type Config = {
    * `DEFAULT_DISCOUNT_PERCENT` (docs/catalogue.md).
    */
   readonly pricingRule: PricingRule;
+  /**
+   * What a fresh install's catalogue starts with: `current`, the seed plus the current generation of each line from
+   * the bundled genai-prices data (docs/catalogue.md), or `fixed`, the seed alone (tests pin their catalogue).
+   */
+  readonly seedGeneration: 'current' | 'fixed';
+  /** The published genai-prices data file a model sync reads (docs/catalogue.md); undefined: the bundled data only. */
+  readonly priceDataUrl: string | undefined;
   /** The standard limits: each key's ceiling, each account's shared budgets and its key count (docs/limits.md). */
   readonly standardLimits: StandardLimits;
   /** Silence after which a stream gets a `: keep-alive` comment. */
@@ -280,6 +291,8 @@ export function parseConfig(environment: Readonly<Record<string, string | undefi
     welcomeBalanceMicros: values.WELCOME_BALANCE_USD,
     defaultDiscountBasisPoints: values.DEFAULT_DISCOUNT_PERCENT,
     pricingRule: readPricingRule(values),
+    seedGeneration: values.SEED_GENERATION,
+    priceDataUrl: values.PRICE_DATA_URL === 'off' ? undefined : values.PRICE_DATA_URL,
     standardLimits: {
       keyRequestsPerMinute: values.DEFAULT_REQUESTS_PER_MINUTE,
       keyTokensPerMinute: values.DEFAULT_TOKENS_PER_MINUTE,

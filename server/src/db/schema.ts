@@ -91,6 +91,17 @@ export type PriceChangesTable = {
   reason: string;
 };
 
+/** A vendor list price change applied by a model sync (migration 0110). */
+export type ListPriceChangesTable = {
+  model_id: string;
+  recorded_at: number;
+  effective_at: number;
+  list_input_rate_micros: number;
+  list_output_rate_micros: number;
+  list_cached_input_rate_micros: number | null;
+  source: string;
+};
+
 export type RoutesTable = {
   id: string;
   model_id: string;
@@ -479,6 +490,7 @@ export type DatabaseSchema = {
   api_keys: ApiKeysTable;
   models: ModelsTable;
   price_changes: PriceChangesTable;
+  list_price_changes: ListPriceChangesTable;
   routes: RoutesTable;
   ledger_transactions: LedgerTransactionsTable;
   ledger_entries: LedgerEntriesTable;

@@ -6,11 +6,16 @@ export type CliResult = { exitCode: number; stdout: string; stderr: string };
 const cliPath = new URL('../../src/cli/main.ts', import.meta.url).pathname;
 
 /** Runs the operator CLI as its own process against the same database as a test gateway. */
-export function runCli(config: Config, args: readonly string[]): Promise<CliResult> {
+export function runCli(
+  config: Config,
+  args: readonly string[],
+  extraEnvironment: Readonly<Record<string, string>> = {},
+): Promise<CliResult> {
   const environment: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     DATA_DIR: config.dataDir,
     ...(config.database.kind === 'postgres' ? { DATABASE_URL: config.database.url } : {}),
+    ...extraEnvironment,
   };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', cliPath, ...args], {

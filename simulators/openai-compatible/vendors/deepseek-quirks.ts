@@ -10,6 +10,7 @@ import { formatChatUsage } from '../format-chat-usage.ts';
 export const deepseekQuirks: DialectQuirks = {
   ...baseQuirks,
   vendor: 'deepseek',
+  knownModels: { priceDataProviderId: 'deepseek', pattern: /^deepseek-/ },
   apiRoots: ['/v1', ''],
   modelIds: ['deepseek-chat', 'deepseek-reasoner'],
   // DeepSeek's disk cache works in 64-token units.

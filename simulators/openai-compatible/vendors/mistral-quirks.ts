@@ -14,6 +14,7 @@ const mistralToolCallIdPattern = /^[a-zA-Z0-9]{9}$/;
 export const mistralQuirks: DialectQuirks = {
   ...baseQuirks,
   vendor: 'mistral',
+  knownModels: { priceDataProviderId: 'mistral', pattern: /^(mistral|codestral|devstral|magistral|ministral|pixtral)/ },
   modelIds: ['mistral-large-latest', 'mistral-medium-latest', 'mistral-small-latest', 'codestral-latest'],
   requestIdHeaders: (requestId) => ({ 'mistral-correlation-id': requestId, 'x-kong-request-id': requestId }),
   createRequestId: (ids) => ids.nextString('0123456789abcdef', 32).replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-'),

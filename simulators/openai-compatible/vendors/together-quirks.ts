@@ -9,6 +9,7 @@ export const togetherQuirks: DialectQuirks = {
     'meta-llama/Llama-3.3-70B-Instruct-Turbo',
     'Qwen/Qwen3-235B-A22B-Instruct-2507-tput',
     'deepseek-ai/DeepSeek-V3',
+    'BAAI/bge-large-en-v1.5',
   ],
   streamUsagePlacement: 'finish-chunk',
   isStreamUsageAlwaysSent: true,

@@ -9,6 +9,7 @@ import type { DialectQuirks } from '../dialect-quirks.ts';
 export const xaiQuirks: DialectQuirks = {
   ...baseQuirks,
   vendor: 'xai',
+  knownModels: { priceDataProviderId: 'x-ai', pattern: /^grok-/ },
   modelIds: ['grok-4', 'grok-4-fast-reasoning', 'grok-4-fast-non-reasoning', 'grok-code-fast-1', 'grok-3-mini'],
   snapshotModel: (model) => (/-\d{4}$/.test(model) ? model : `${model}-0709`),
   cachePolicy: { kind: 'automatic', minimumTokens: 1024, granularityTokens: 1 },

@@ -18,7 +18,11 @@ const operatorEmail = 'models-operator@example.com';
 
 before(async () => {
   assertWebAppBuilt();
-  gateway = await startTestGateway({ environment: { PRICING_RULE: 'cost_plus_markup' } });
+  // A model sync reads the price data bundled with the package: the test stays on loopback.
+  // The seed alone, so Claude Opus 4.7 of the bundled data is a new version of an offered line.
+  gateway = await startTestGateway({
+    environment: { PRICING_RULE: 'cost_plus_markup', PRICE_DATA_URL: 'off', SEED_GENERATION: 'fixed' },
+  });
   await gateway.createUserWithKey({ role: 'admin', email: operatorEmail });
   customerKey = (await gateway.createUserWithKey({ email: 'models-customer@example.com' })).key;
   browser = await launchBrowser();
@@ -86,4 +90,39 @@ test('an operator adds a model in the console; it shows on the models page and i
   await modelsPage.reload();
   await modelsPage.locator('tr[data-model-id="gpt-4o"]').waitFor();
   assert.equal(await modelsPage.locator('tr[data-model-id="gemini-4-flash"]').count(), 0);
+});
+
+test('an operator checks for changes, applies a ticked new version, and sets the sync schedule', async () => {
+  // The test before ends with its expected below-cost refusal (a 400) in the log; this one starts clean.
+  browser.pageErrors.splice(0);
+  const page = await browser.openPage({ width: 1280, height: 900 });
+  await page.goto(`${gateway.url}/operator`);
+  await page.getByRole('tab', { name: 'Models' }).click();
+  await page.getByRole('button', { name: 'Check for changes (model sync)' }).click();
+  const sync = page.locator('[data-panel="model-sync"]');
+  await sync.getByText('Price data: the copy bundled with the package (refreshing is switched off).').waitFor();
+  // Claude Opus 4.7: a later version of an offered line that the (simulated) vendor lists, with a list price.
+  const row = sync.locator('tr[data-sync-model-id="claude-opus-4-7"]');
+  await row.getByText('Anthropic: new version').waitFor();
+  await row.getByRole('checkbox', { name: 'claude-opus-4-7' }).check();
+  await sync.getByRole('button', { name: 'Apply selected' }).click();
+  await sync.locator('[data-panel="model-sync-result"]').getByText('claude-opus-4-7').waitFor();
+  assert.match(
+    (await sync.locator('[data-panel="model-sync-result"]').textContent()) ?? '',
+    /claude-opus-4-7: applied/,
+  );
+  await page.locator('tr[data-model-id="claude-opus-4-7"]').waitFor();
+  assert.ok((await v1ModelIds()).includes('claude-opus-4-7'));
+  await row.waitFor({ state: 'detached' });
+  await page.screenshot({ path: path.join(screenshotDir, 'operator-model-sync-1280.png'), fullPage: true });
+
+  const schedule = page.locator('[data-panel="model-sync-schedule"]');
+  await schedule.locator('input[name="sync-hours"]').fill('12');
+  await schedule.locator('input[name="sync-auto-add"]').check();
+  await schedule.getByRole('button', { name: 'Save schedule' }).click();
+  await schedule.getByText('Schedule saved.').waitFor();
+  const stored = await browser.context.request.get(`${gateway.url}/api/operator/models/sync/settings`);
+  assert.deepEqual(await stored.json(), { interval_hours: 12, auto_add: 'new_versions' });
+  await page.close();
+  assert.deepEqual(browser.pageErrors.splice(0), []);
 });

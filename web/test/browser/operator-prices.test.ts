@@ -236,3 +236,32 @@ test('an operator edits an image model’s price tiers and the models page shows
   browser.pageErrors.splice(0);
   assert.deepEqual(unexpected, []);
 });
+
+test('a price below cost asks "save anyway?" and is saved only when confirmed', async () => {
+  const models = await readPublicModels();
+  const model = models.filter((candidate) => candidate.kind === 'text').at(-1);
+  assert.ok(model, 'the sandbox serves a text model');
+  const page = await openPrices(model.id, { width: 1280, height: 800 });
+  await page.locator('input[name="input"]').fill('0.000001');
+  await page.locator('input[name="output"]').fill('0.000001');
+  await page.getByRole('button', { name: 'Save price (effective now)' }).click();
+  const question = page.getByRole('alertdialog', {
+    name: 'This price sells below the cost of every route. Save anyway?',
+  });
+  await question.waitFor();
+  // Refused, not saved: the price is unchanged until the operator confirms.
+  assert.equal((await readPublicModel(model.id)).input_usd_per_million, model.input_usd_per_million);
+  await question.getByRole('button', { name: 'Keep editing' }).click();
+  await question.waitFor({ state: 'detached' });
+  await page.getByRole('button', { name: 'Save price (effective now)' }).click();
+  await question.getByRole('button', { name: 'Save anyway' }).click();
+  await page.getByText('Saved. The models page shows the new price.').waitFor();
+  const saved = await readPublicModel(model.id);
+  assert.equal(saved.input_usd_per_million, 0.000001);
+  assert.equal(saved.output_usd_per_million, 0.000001);
+  await page.close();
+  // The refused save is a 400 that the browser logs; it is the expected answer here.
+  const unexpected = browser.pageErrors.filter((error) => !error.includes('status of 400'));
+  browser.pageErrors.splice(0);
+  assert.deepEqual(unexpected, []);
+});

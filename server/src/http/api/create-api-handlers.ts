@@ -7,6 +7,7 @@ import type { ApiHandlers } from './endpoint-handler.ts';
 import { createKeyInfoHandlers, type KeyInfoHandlerDeps } from './key-info.ts';
 import { createOperatorImageTierHandlers, type OperatorImageTierHandlerDeps } from './operator-image-tiers.ts';
 import { createOperatorModelHandlers, type OperatorModelHandlerDeps } from './operator-models.ts';
+import { createModelSyncHandlers, type ModelSyncHandlerDeps } from './operator-model-sync.ts';
 import { createOperatorPaymentHandlers, type OperatorPaymentHandlerDeps } from './operator-payments.ts';
 import { createOperatorPlanHandlers, type OperatorPlanHandlerDeps } from './operator-plans.ts';
 import { createOperatorPriceHandlers, type OperatorPriceHandlerDeps } from './operator-prices.ts';
@@ -39,7 +40,8 @@ export type ApiHandlerDeps = AuthHandlerDeps &
   OperatorPaymentHandlerDeps &
   OperatorModelHandlerDeps &
   AccountEmailHandlerDeps &
-  TotpHandlerDeps & { openApiDocument: Record<string, unknown> };
+  TotpHandlerDeps &
+  ModelSyncHandlerDeps & { openApiDocument: Record<string, unknown> };
 
 /** The handler of every endpoint in `contract/api-endpoints.ts`, grouped by what they need. */
 export function createApiHandlers(deps: ApiHandlerDeps): ApiHandlers {
@@ -65,5 +67,6 @@ export function createApiHandlers(deps: ApiHandlerDeps): ApiHandlers {
     ...createAccountEmailHandlers(deps),
     ...createAuditHandlers(deps),
     ...createTotpHandlers(deps),
+    ...createModelSyncHandlers(deps),
   };
 }

@@ -3,6 +3,7 @@ import type { OperatorModel } from '../../../../contract/operator-models.ts';
 import { usePublicModels } from '../../features/models/public-models-provider.tsx';
 import { formatUsd } from '../../lib/format-usd.ts';
 import { AddModelForm } from './add-model-form.tsx';
+import { ModelSyncView } from './model-sync-view.tsx';
 import { listOperatorModels, restoreModel, retireModel } from './operator-api.ts';
 import { useOperatorMessages } from './operator-messages.ts';
 
@@ -79,6 +80,7 @@ export function ModelsPanel() {
           ))}
         </tbody>
       </table>
+      <ModelSyncView onApplied={(message) => void changed(message)} onError={fail} />
       <AddModelForm
         families={[...new Set(models?.map((model) => model.family) ?? [])]}
         onAdded={() => void changed(text.models.added)}

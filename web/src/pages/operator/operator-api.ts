@@ -1,5 +1,11 @@
 import { apiEndpoints } from '../../../../contract/api-endpoints.ts';
 import type {
+  ApplyModelSyncRequest,
+  ModelSyncReport,
+  ModelSyncResult,
+  ModelSyncSettings,
+} from '../../../../contract/operator-model-sync.ts';
+import type {
   BalanceAdjustment,
   BalanceAdjustmentRequest,
   ImagePriceTierList,
@@ -98,3 +104,14 @@ export const retireModel = (modelId: string): Promise<OperatorModel> =>
 
 export const restoreModel = (modelId: string): Promise<OperatorModel> =>
   callEndpoint(apiEndpoints.restoreModel, { params: { id: modelId } });
+
+export const previewModelSync = (): Promise<ModelSyncReport> => callEndpoint(apiEndpoints.previewModelSync, {});
+
+export const applyModelSync = (request: ApplyModelSyncRequest): Promise<ModelSyncResult> =>
+  callEndpoint(apiEndpoints.applyModelSync, { body: request });
+
+export const getModelSyncSettings = (): Promise<ModelSyncSettings> =>
+  callEndpoint(apiEndpoints.getModelSyncSettings, {});
+
+export const setModelSyncSettings = (settings: ModelSyncSettings): Promise<ModelSyncSettings> =>
+  callEndpoint(apiEndpoints.setModelSyncSettings, { body: settings });

@@ -40,6 +40,31 @@ const en = {
     confirmBelowCost: 'Sell below cost (confirm)',
     added: 'Added. It is on the models page and in /v1/models.',
   },
+  sync: {
+    check: 'Check for changes (model sync)',
+    checking: 'Reading the price data and the vendors’ model lists…',
+    source: (kind: string, problem: string | null) =>
+      kind === 'published'
+        ? 'Price data: the published genai-prices file.'
+        : `Price data: the copy bundled with the package${problem === null ? '' : ` (${problem})`}.`,
+    vendorProblem: 'Model list not read',
+    none: 'The catalogue is in sync.',
+    change: 'Change',
+    details: 'Details',
+    newModel: 'new model',
+    newVersion: 'new version',
+    noListPrice: 'no list price: add by hand',
+    listPrice: 'list price',
+    effective: 'effective',
+    unlisted: 'no longer listed: retire',
+    apply: 'Apply selected',
+    applied: (count: number) => `Applied ${count} changes.`,
+    outcome: { applied: 'applied', already_applied: 'already applied', refused: 'refused' },
+    schedule: 'Sync every (hours, 0 = off)',
+    autoAdd: 'Add new versions by itself',
+    saveSchedule: 'Save schedule',
+    scheduleSaved: 'Schedule saved.',
+  },
   users: {
     search: 'Search by e-mail',
     email: 'E-mail',
@@ -74,6 +99,9 @@ const en = {
     noHistory: 'No price changes recorded yet.',
     saved: 'Saved. The models page shows the new price.',
     badAmount: 'Prices are non-negative USD amounts with at most six decimals.',
+    belowCostQuestion: 'This price sells below the cost of every route. Save anyway?',
+    saveAnyway: 'Save anyway',
+    keepEditing: 'Keep editing',
   },
   tiers: {
     title: 'Prices by quality and size',
@@ -189,6 +217,31 @@ const ru: OperatorMessages = {
     confirmBelowCost: 'Продавать ниже себестоимости (подтверждаю)',
     added: 'Добавлена. Модель есть на странице моделей и в /v1/models.',
   },
+  sync: {
+    check: 'Проверить изменения (синхронизация моделей)',
+    checking: 'Читаем данные о ценах и списки моделей поставщиков…',
+    source: (kind: string, problem: string | null) =>
+      kind === 'published'
+        ? 'Данные о ценах: опубликованный файл genai-prices.'
+        : `Данные о ценах: копия из пакета${problem === null ? '' : ` (${problem})`}.`,
+    vendorProblem: 'Список моделей не прочитан',
+    none: 'Каталог актуален.',
+    change: 'Изменение',
+    details: 'Подробности',
+    newModel: 'новая модель',
+    newVersion: 'новая версия',
+    noListPrice: 'нет прейскурантной цены: добавьте вручную',
+    listPrice: 'прейскурант',
+    effective: 'действует с',
+    unlisted: 'больше не в списке поставщика: вывести',
+    apply: 'Применить выбранное',
+    applied: (count: number) => `Применено изменений: ${count}.`,
+    outcome: { applied: 'применено', already_applied: 'уже применено', refused: 'отклонено' },
+    schedule: 'Синхронизировать каждые (часов, 0 — выкл.)',
+    autoAdd: 'Добавлять новые версии самостоятельно',
+    saveSchedule: 'Сохранить расписание',
+    scheduleSaved: 'Расписание сохранено.',
+  },
   users: {
     search: 'Поиск по e-mail',
     email: 'E-mail',
@@ -223,6 +276,9 @@ const ru: OperatorMessages = {
     noHistory: 'Изменений цены пока не было.',
     saved: 'Сохранено. Страница моделей показывает новую цену.',
     badAmount: 'Цены — неотрицательные суммы в USD, не более шести знаков после запятой.',
+    belowCostQuestion: 'Эта цена ниже стоимости любого маршрута. Всё равно сохранить?',
+    saveAnyway: 'Сохранить всё равно',
+    keepEditing: 'Исправить цену',
   },
   tiers: {
     title: 'Цены по качеству и размеру',

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { ApiError } from '../../api/api-client.ts';
 import type { PublicModel } from '../../../../contract/models.ts';
 import { usePublicModels } from '../../features/models/public-models-provider.tsx';
 import { useI18n } from '../../i18n/i18n-provider.tsx';
@@ -78,10 +79,10 @@ function PriceForm(props: { model: PublicModel; onSaved: () => void }) {
   // fall in a dearer tier): pre-filling that would move the flat price and every tier on an unchanged save.
   const [perRequest, setPerRequest] = useState(String(model.flat_usd_per_request ?? ''));
   const [reason, setReason] = useState('');
-  const [status, setStatus] = useState<{ tone: 'error'; message: string }>();
+  const [status, setStatus] = useState<{ tone: 'error' | 'below_cost'; message: string }>();
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async (event: FormEvent | undefined, isConfirmed = false) => {
+    event?.preventDefault();
     const amounts = [input, output, ...(isImage ? [perRequest] : [])];
     if (amounts.some((amount) => parseUsdMicros(amount) === undefined)) {
       setStatus({ tone: 'error', message: text.prices.badAmount });
@@ -93,11 +94,14 @@ function PriceForm(props: { model: PublicModel; onSaved: () => void }) {
         output_usd_per_million: output.trim().replace(',', '.'),
         ...(isImage ? { usd_per_request: perRequest.trim().replace(',', '.') } : {}),
         ...(reason.trim() ? { reason: reason.trim() } : {}),
+        ...(isConfirmed ? { confirm_below_cost: true } : {}),
       });
       setStatus(undefined);
       props.onSaved();
     } catch (failure) {
-      setStatus({ tone: 'error', message: failure instanceof Error ? failure.message : String(failure) });
+      // The server refuses a price below the cost of every route unless told the operator means it (`below_cost`).
+      const tone = failure instanceof ApiError && failure.code === 'below_cost' ? 'below_cost' : 'error';
+      setStatus({ tone, message: failure instanceof Error ? failure.message : String(failure) });
     }
   };
 
@@ -132,10 +136,24 @@ function PriceForm(props: { model: PublicModel; onSaved: () => void }) {
       <button type="submit" className="button button--primary">
         {text.prices.save}
       </button>
-      {status && (
+      {status?.tone === 'error' && (
         <p className="notice notice--error" role="alert">
           {status.message}
         </p>
+      )}
+      {status?.tone === 'below_cost' && (
+        <div className="notice notice--error" role="alertdialog" aria-label={text.prices.belowCostQuestion}>
+          <p>{status.message}</p>
+          <p>
+            <strong>{text.prices.belowCostQuestion}</strong>
+          </p>
+          <button type="button" className="button button--small" onClick={() => void submit(undefined, true)}>
+            {text.prices.saveAnyway}
+          </button>{' '}
+          <button type="button" className="button button--small" onClick={() => setStatus(undefined)}>
+            {text.prices.keepEditing}
+          </button>
+        </div>
       )}
     </form>
   );
