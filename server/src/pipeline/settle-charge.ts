@@ -4,6 +4,7 @@ import type { Database } from '../db/database.ts';
 import { userLedgerAccount } from '../db/ledger.ts';
 import type { UsageRecordRow } from '../db/schema.ts';
 import type { IdGenerator } from '../lib/ids.ts';
+import { countPeriodSpend } from '../limits/spend-budgets.ts';
 import type { Caller } from './authenticate.ts';
 
 /** `db` writes the usage rows of calls that failed without a charge; charges go through `settlements`. */
@@ -48,6 +49,7 @@ export async function settleCharge(
       capturedMicros: costMicros,
     });
     input.caller.key.spentMicros += costMicros;
+    countPeriodSpend(input.caller.key, costMicros, input.usage.created_at);
     return { costMicros };
   } catch (error) {
     await deps.creditHolds.release(input.hold);
