@@ -75,6 +75,16 @@ async function assertBudgetHolds(
   return spentMicros;
 }
 
+async function drawImage(url: string, key: string): Promise<{ status: number; costMicros: number; code?: string }> {
+  const response = await fetch(`${url}/v1/images/generations`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'dall-e-3', prompt: 'a lighthouse at dawn', size: '1024x1024', quality: 'standard' }),
+  });
+  const body = (await response.json()) as { cost?: number; error?: { code: string } };
+  return { status: response.status, costMicros: Math.round((body.cost ?? 0) * 1e6), code: body.error?.code };
+}
+
 for (const databaseKind of databaseKinds) {
   describe(`key spend budgets on ${databaseKind}`, () => {
     let gateway: TestGateway;
@@ -86,6 +96,19 @@ for (const databaseKind of databaseKinds) {
     test('calls at once never pass a key’s day budget; the ones that would are a 402 up front', async () => {
       const key = await keyWithBudget(gateway, gateway.url, `budget-${databaseKind}@example.com`);
       await assertBudgetHolds(gateway, [gateway.url], key);
+    });
+
+    test('image calls at once share a month budget worth two images: never more than two are charged', async () => {
+      const probe = await gateway.createUserWithKey({ balanceMicros: 10_000_000 });
+      const oneMicros = await drawImage(gateway.url, probe.key).then((outcome) => outcome.costMicros);
+      assert.ok(oneMicros > 0);
+      const { key } = await gateway.createUserWithKey({
+        balanceMicros: 10_000_000,
+        key: { monthlyBudgetMicros: oneMicros * 2 + Math.floor(oneMicros / 2) },
+      });
+      const outcomes = await Promise.all(Array.from({ length: 6 }, () => drawImage(gateway.url, key)));
+      assert.deepEqual(outcomes.map((outcome) => outcome.status).sort(), [200, 200, 402, 402, 402, 402]);
+      assert.ok(outcomes.every((outcome) => outcome.status === 200 || outcome.code === 'key_budget_exceeded'));
     });
 
     test('a node that loads the keys afresh (a restart) reads what they spent today from the usage records', async () => {
