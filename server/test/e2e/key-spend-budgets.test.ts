@@ -75,7 +75,10 @@ async function assertBudgetHolds(
   return spentMicros;
 }
 
-async function drawImage(url: string, key: string): Promise<{ status: number; costMicros: number; code?: string }> {
+async function drawImage(
+  url: string,
+  key: string,
+): Promise<{ status: number; costMicros: number; code: string | undefined }> {
   const response = await fetch(`${url}/v1/images/generations`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
