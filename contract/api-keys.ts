@@ -17,6 +17,9 @@ export const apiKeySchema = z.object({
   requests_per_minute: z.number().int().nullable(),
   /** Input plus output tokens per minute, or null for the account's budget (if any). */
   tokens_per_minute: z.number().int().nullable(),
+  /** What the key may spend per UTC day and per UTC month, or null for no such budget (docs/limits.md). */
+  daily_budget_usd: z.number().nullable(),
+  monthly_budget_usd: z.number().nullable(),
 });
 export type ApiKey = z.infer<typeof apiKeySchema>;
 
@@ -24,8 +27,9 @@ export const apiKeyListSchema = z.object({ data: z.array(apiKeySchema) });
 export type ApiKeyList = z.infer<typeof apiKeyListSchema>;
 
 /**
- * `POST /api/keys`. `spend_cap_usd` is a decimal USD amount with at most six decimals ("25", "0.5"; a JSON number
- * is read as its decimal text). `allowed_models` must name models of the price list.
+ * `POST /api/keys`. `spend_cap_usd` (for the key's lifetime), `daily_budget_usd` and `monthly_budget_usd` are decimal
+ * USD amounts with at most six decimals ("25", "0.5"; a JSON number is read as its decimal text). `allowed_models`
+ * must name models of the price list.
  */
 export const createApiKeyRequestSchema = z.object({
   name: z.string().trim().min(1).max(100),
@@ -34,6 +38,8 @@ export const createApiKeyRequestSchema = z.object({
   allowed_models: z.array(z.string().min(1).max(200)).min(1).max(500).nullable().optional(),
   requests_per_minute: z.number().int().min(1).max(1_000_000).nullable().optional(),
   tokens_per_minute: z.number().int().min(1).max(1_000_000_000).nullable().optional(),
+  daily_budget_usd: z.union([z.string(), z.number()]).nullable().optional(),
+  monthly_budget_usd: z.union([z.string(), z.number()]).nullable().optional(),
 });
 export type CreateApiKeyRequest = z.infer<typeof createApiKeyRequestSchema>;
 

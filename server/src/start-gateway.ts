@@ -1,4 +1,6 @@
 import { createMemoryConcurrencyLimiter, createRedisConcurrencyLimiter } from './limits/concurrency-limiter.ts';
+import { createMemorySpendBudgets } from './limits/spend-budgets.ts';
+import { createRedisSpendBudgets } from './limits/redis-spend-budgets.ts';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
@@ -200,6 +202,7 @@ async function openStorage(stack: AsyncDisposableStack, config: Config, logger: 
   const concurrencyLimiter = redis
     ? createRedisConcurrencyLimiter({ redis, keyPrefix: 'gw:' })
     : createMemoryConcurrencyLimiter();
+  const spendBudgets = redis ? createRedisSpendBudgets({ redis, keyPrefix: 'gw:' }) : createMemorySpendBudgets();
   const secretBox = createSecretBox(masterKey.key);
   return {
     database,
@@ -210,6 +213,7 @@ async function openStorage(stack: AsyncDisposableStack, config: Config, logger: 
     settlements,
     rateLimiter,
     concurrencyLimiter,
+    spendBudgets,
   };
 }
 
@@ -399,6 +403,7 @@ function composeAppDeps(
     isShuttingDown,
     passwords: argon2PasswordHasher,
     spendCapHolds: createSpendCapHolds(),
+    spendBudgets: storage.spendBudgets,
     clock: systemClock,
     wait: (ms: number) => sleep(ms),
     ids: cryptoIds,

@@ -1,8 +1,9 @@
 import { hashApiKey } from './api-key-secret.ts';
-import { findActiveApiKeyByHash, listActiveApiKeys, type ApiKeyWithOwner } from '../db/api-keys.ts';
+import { findActiveApiKeyByHash, listActiveApiKeys, sumKeySpendSince, type ApiKeyWithOwner } from '../db/api-keys.ts';
 import type { Database } from '../db/database.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
 import { createSingleFlight } from '../lib/single-flight.ts';
+import { budgetPeriodOf, type BudgetedKey, type PeriodSpend } from '../limits/spend-budgets.ts';
 
 /** What authentication needs of a key, held in memory. */
 export type CachedApiKey = {
@@ -18,7 +19,7 @@ export type CachedApiKey = {
   allowedModels: ReadonlySet<string> | null;
   requestsPerMinute: number | null;
   tokensPerMinute: number | null;
-};
+} & BudgetedKey;
 
 export type ApiKeyCache = {
   /** The key for a hash: from memory, or from the database on a miss (a key created on another node). */
@@ -50,7 +51,8 @@ export async function loadApiKeyCache(db: Database, clock: Pick<Clock, 'nowMs'> 
   const lookUpOnce = createSingleFlight<CachedApiKey | undefined>();
   const reload = async () => {
     const rows = await listActiveApiKeys(db);
-    byHash = new Map(rows.map((row) => [row.key_hash, toCachedApiKey(row)]));
+    const spend = await loadPeriodSpend(db, rows, clock.nowMs());
+    byHash = new Map(rows.map((row) => [row.key_hash, toCachedApiKey(row, spend(row.id))]));
     misses.clear();
   };
   const lookUp = async (keyHash: string): Promise<CachedApiKey | undefined> => {
@@ -60,7 +62,8 @@ export async function loadApiKeyCache(db: Database, clock: Pick<Clock, 'nowMs'> 
       misses.set(keyHash, clock.nowMs() + missMemoryMs);
       return undefined;
     }
-    const key = toCachedApiKey(row);
+    const spend = await loadPeriodSpend(db, [row], clock.nowMs());
+    const key = toCachedApiKey(row, spend(row.id));
     byHash.set(keyHash, key);
     return key;
   };
@@ -105,7 +108,29 @@ function createKeyHashMemory(clock: Pick<Clock, 'nowMs'>) {
   };
 }
 
-function toCachedApiKey(row: ApiKeyWithOwner): CachedApiKey {
+/**
+ * What the keys that have a day or month budget spent in the current UTC day and month, summed from their usage
+ * records; keys without budgets are not asked about.
+ */
+async function loadPeriodSpend(
+  db: Database,
+  rows: readonly ApiKeyWithOwner[],
+  nowMs: number,
+): Promise<(keyId: string) => PeriodSpend> {
+  const keyIds = rows
+    .filter((row) => row.daily_budget_micros !== null || row.monthly_budget_micros !== null)
+    .map((row) => row.id);
+  const day = budgetPeriodOf('day', nowMs);
+  const month = budgetPeriodOf('month', nowMs);
+  const daySpend = await sumKeySpendSince(db, { keyIds, sinceMs: day.startsAtMs });
+  const monthSpend = await sumKeySpendSince(db, { keyIds, sinceMs: month.startsAtMs });
+  return (keyId) => ({
+    day: { periodId: day.periodId, micros: daySpend.get(keyId) ?? 0 },
+    month: { periodId: month.periodId, micros: monthSpend.get(keyId) ?? 0 },
+  });
+}
+
+function toCachedApiKey(row: ApiKeyWithOwner, periodSpend: PeriodSpend): CachedApiKey {
   return {
     id: row.id,
     userId: row.user_id,
@@ -118,5 +143,8 @@ function toCachedApiKey(row: ApiKeyWithOwner): CachedApiKey {
     allowedModels: row.allowed_models === null ? null : new Set(row.allowed_models.split('\n')),
     requestsPerMinute: row.requests_per_minute,
     tokensPerMinute: row.tokens_per_minute,
+    dailyBudgetMicros: row.daily_budget_micros,
+    monthlyBudgetMicros: row.monthly_budget_micros,
+    periodSpend,
   };
 }

@@ -16,7 +16,7 @@ export type CreateAccountApiKeyDeps = IssueApiKeyDeps &
   };
 
 /**
- * Checks the key's limits (expiry in the future, an exact positive cap, known models, rate limits no higher than the
+ * Checks the key's limits (expiry in the future, an exact positive cap and budgets, known models, rate limits no higher than the
  * account's, room for one more key) and issues it, shown once. The account is mailed that a key was created (its
  * name and hint, never the key), so a key made by someone who took over the session does not go unnoticed.
  */
@@ -27,7 +27,9 @@ export async function createAccountApiKey(
   const { request } = input;
   const nowMs = deps.clock.nowMs();
   const expiresAt = parseExpiry(request.expires_at, nowMs);
-  const spendCapMicros = parseSpendCap(request.spend_cap_usd);
+  const spendCapMicros = parseUsdLimit(request.spend_cap_usd, 'spend_cap_usd');
+  const dailyBudgetMicros = parseUsdLimit(request.daily_budget_usd, 'daily_budget_usd');
+  const monthlyBudgetMicros = parseUsdLimit(request.monthly_budget_usd, 'monthly_budget_usd');
   const allowedModels = parseAllowedModels(request.allowed_models, deps.priceList);
   const requestsPerMinute = request.requests_per_minute ?? null;
   const tokensPerMinute = request.tokens_per_minute ?? null;
@@ -40,6 +42,8 @@ export async function createAccountApiKey(
     allowedModels,
     requestsPerMinute,
     tokensPerMinute,
+    dailyBudgetMicros,
+    monthlyBudgetMicros,
   });
   const summary = toApiKeySummary({
     id: issued.id,
@@ -55,6 +59,8 @@ export async function createAccountApiKey(
     allowed_models: allowedModels === null ? null : allowedModels.join('\n'),
     requests_per_minute: requestsPerMinute,
     tokens_per_minute: tokensPerMinute,
+    daily_budget_micros: dailyBudgetMicros,
+    monthly_budget_micros: monthlyBudgetMicros,
   });
   const owner = await findUserById(deps.db, input.userId);
   if (owner) {
@@ -81,18 +87,17 @@ function parseExpiry(expiresAt: string | null | undefined, nowMs: number): numbe
   return expiresAtMs;
 }
 
-function parseSpendCap(spendCapUsd: string | number | null | undefined): number | null {
-  if (spendCapUsd === null || spendCapUsd === undefined) return null;
-  const micros = parseUsdToMicros(String(spendCapUsd));
+/** A lifetime cap or a day or month budget: an exact positive USD amount, or null for none. */
+function parseUsdLimit(usd: string | number | null | undefined, param: string): number | null {
+  if (usd === null || usd === undefined) return null;
+  const micros = parseUsdToMicros(String(usd));
   if (micros === undefined) {
     throw new InvalidRequestError(
-      '`spend_cap_usd` must be a decimal USD amount with at most six decimals, such as "25" or "0.5".',
-      { param: 'spend_cap_usd' },
+      `\`${param}\` must be a decimal USD amount with at most six decimals, such as "25" or "0.5".`,
+      { param },
     );
   }
-  if (micros <= 0) {
-    throw new InvalidRequestError('`spend_cap_usd` must be greater than zero.', { param: 'spend_cap_usd' });
-  }
+  if (micros <= 0) throw new InvalidRequestError(`\`${param}\` must be greater than zero.`, { param });
   return micros;
 }
 

@@ -15,6 +15,8 @@ export type IssueApiKeyInput = {
   allowedModels?: readonly string[] | null;
   requestsPerMinute?: number | null;
   tokensPerMinute?: number | null;
+  dailyBudgetMicros?: number | null;
+  monthlyBudgetMicros?: number | null;
 };
 
 export type IssuedApiKey = {
@@ -44,6 +46,8 @@ export async function issueApiKey(deps: IssueApiKeyDeps, input: IssueApiKeyInput
     allowed_models: input.allowedModels ? input.allowedModels.join('\n') : null,
     requests_per_minute: input.requestsPerMinute ?? null,
     tokens_per_minute: input.tokensPerMinute ?? null,
+    daily_budget_micros: input.dailyBudgetMicros ?? null,
+    monthly_budget_micros: input.monthlyBudgetMicros ?? null,
   });
   await bumpCacheVersion(deps.db, 'api_keys');
   return {

@@ -18,5 +18,7 @@ export function toApiKeySummary(row: Omit<ApiKeyRow, 'key_hash' | 'revoked_at'>)
     allowed_models: row.allowed_models === null ? null : row.allowed_models.split('\n'),
     requests_per_minute: row.requests_per_minute,
     tokens_per_minute: row.tokens_per_minute,
+    daily_budget_usd: row.daily_budget_micros === null ? null : microsToUsd(row.daily_budget_micros),
+    monthly_budget_usd: row.monthly_budget_micros === null ? null : microsToUsd(row.monthly_budget_micros),
   };
 }

@@ -1,7 +1,11 @@
 import type { Database } from './database.ts';
 import type { ApiKeyRow, UserRow } from './schema.ts';
 
-export type NewApiKey = Omit<ApiKeyRow, 'spent_micros' | 'last_used_at' | 'revoked_at'>;
+export type NewApiKey = Omit<
+  ApiKeyRow,
+  'spent_micros' | 'last_used_at' | 'revoked_at' | 'daily_budget_micros' | 'monthly_budget_micros'
+> &
+  Partial<Pick<ApiKeyRow, 'daily_budget_micros' | 'monthly_budget_micros'>>;
 
 /** An active key with what authentication needs of its owner. */
 export type ApiKeyWithOwner = ApiKeyRow & { user_status: UserRow['status']; user_role: UserRow['role'] };
@@ -65,4 +69,24 @@ export async function countUsableApiKeys(db: Database, input: { userId: string; 
     .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', input.nowMs)]))
     .executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/** What each of these keys was charged since `sinceMs` (keys without charges are absent): a day's or month's spend. */
+export async function sumKeySpendSince(
+  db: Database,
+  input: { keyIds: readonly string[]; sinceMs: number },
+): Promise<Map<string, number>> {
+  const spent = new Map<string, number>();
+  // In slices, so no statement carries more parameters than a driver allows.
+  for (let start = 0; start < input.keyIds.length; start += 500) {
+    const rows = await db
+      .selectFrom('usage_records')
+      .select(['api_key_id', db.fn.sum<number | string>('cost_micros').as('micros')])
+      .where('api_key_id', 'in', input.keyIds.slice(start, start + 500))
+      .where('created_at', '>=', input.sinceMs)
+      .groupBy('api_key_id')
+      .execute();
+    for (const row of rows) if (row.api_key_id !== null) spent.set(row.api_key_id, Number(row.micros));
+  }
+  return spent;
 }

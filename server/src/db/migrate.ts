@@ -22,6 +22,7 @@ import * as auditEvents from './migrations/0060-audit-events.ts';
 import * as accountDeletion from './migrations/0052-account-deletion.ts';
 import * as operatorTotp from './migrations/0061-operator-totp.ts';
 import * as listPriceChanges from './migrations/0110-list-price-changes.ts';
+import * as keySpendBudgets from './migrations/0120-key-spend-budgets.ts';
 
 /** Forward-only migrations, in order. Written with Kysely's schema builder so one file serves SQLite and PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '0052-account-deletion': accountDeletion,
   '0061-operator-totp': operatorTotp,
   '0110-list-price-changes': listPriceChanges,
+  '0120-key-spend-budgets': keySpendBudgets,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

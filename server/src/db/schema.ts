@@ -44,6 +44,9 @@ export type ApiKeysTable = {
   requests_per_minute: number | null;
   /** The key's own tokens-per-minute limit, or null for the account's (migration 0008). */
   tokens_per_minute: number | null;
+  /** The key's spend budgets per UTC day and month, or null for none (migration 0120). */
+  daily_budget_micros: number | null;
+  monthly_budget_micros: number | null;
 };
 
 export type ModelsTable = {

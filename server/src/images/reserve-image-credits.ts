@@ -1,5 +1,8 @@
 import type { CreditHold, CreditHolds } from '../billing/credit-holds.ts';
 import type { SpendCapHolds } from '../limits/spend-cap-holds.ts';
+import type { BudgetShare, SpendBudgets } from '../limits/spend-budgets.ts';
+import type { Clock } from '../lib/clock.ts';
+import { takeKeyBudgetShare } from '../pipeline/take-key-budget-share.ts';
 import { InsufficientCreditsError } from '../errors/insufficient-credits-error.ts';
 import { PermissionDeniedError } from '../errors/permission-denied-error.ts';
 import { negativeBalanceMessage } from '../billing/negative-balance-message.ts';
@@ -7,7 +10,11 @@ import { formatUsd } from '../lib/money.ts';
 import type { Caller } from '../pipeline/authenticate.ts';
 
 /** The credit held for an image call, and the share of its key's spend cap it set aside (when the key has one). */
-export type ImageReservation = { hold: CreditHold; spendCapShare: { keyId: string; micros: number } | undefined };
+export type ImageReservation = {
+  hold: CreditHold;
+  spendCapShare: { keyId: string; micros: number } | undefined;
+  budgetShare: BudgetShare | undefined;
+};
 
 /**
  * Holds the whole price of the request (n × the per-image price, the dearest one when the model picks quality or
@@ -16,7 +23,12 @@ export type ImageReservation = { hold: CreditHold; spendCapShare: { keyId: strin
  * step with the other calls of the key (`spend-cap-holds.ts`), so calls started together cannot pass the cap.
  */
 export async function reserveImageCredits(
-  deps: { creditHolds: CreditHolds; spendCapHolds: SpendCapHolds },
+  deps: {
+    creditHolds: CreditHolds;
+    spendCapHolds: SpendCapHolds;
+    spendBudgets: SpendBudgets;
+    clock: Pick<Clock, 'nowMs'>;
+  },
   input: { caller: Caller; imageCount: number; perImageMicros: number; holdId: string },
 ): Promise<ImageReservation> {
   const { caller } = input;
@@ -38,15 +50,27 @@ export async function reserveImageCredits(
     }
     spendCapShare = { keyId: caller.key.id, micros };
   }
+  const giveBackCapShare = () => {
+    if (spendCapShare)
+      deps.spendCapHolds.finish({ ...spendCapShare, shareMicros: spendCapShare.micros, chargedMicros: 0 });
+  };
+  let budgetShare: BudgetShare | undefined;
+  try {
+    const share = { shareId: input.holdId, desiredMicros: costMicros, minimumMicros: costMicros };
+    budgetShare = await takeKeyBudgetShare(deps, { caller, ...share });
+  } catch (error) {
+    giveBackCapShare();
+    throw error;
+  }
   const hold = await deps.creditHolds.reserve({
     userId: caller.userId,
     holdId: input.holdId,
     desiredMicros: costMicros,
     minimumMicros: costMicros,
   });
-  if (hold) return { hold, spendCapShare };
-  if (spendCapShare)
-    deps.spendCapHolds.finish({ ...spendCapShare, shareMicros: spendCapShare.micros, chargedMicros: 0 });
+  if (hold) return { hold, spendCapShare, budgetShare };
+  giveBackCapShare();
+  if (budgetShare) await deps.spendBudgets.finish({ share: budgetShare, chargedMicros: 0 });
   const available = await deps.creditHolds.availableMicros(caller.userId);
   throw new InsufficientCreditsError(
     negativeBalanceMessage(available) ??

@@ -7,6 +7,7 @@ import { GatewayError } from '../errors/gateway-error.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { RateLimiter } from '../limits/rate-limiter.ts';
 import type { SpendCapHolds } from '../limits/spend-cap-holds.ts';
+import type { SpendBudgets } from '../limits/spend-budgets.ts';
 import type { Caller } from './authenticate.ts';
 import { finishReservation, type HeldCredit } from './reserve-credits.ts';
 import { buildUsageCharge, settleCharge, type SettleChargeDeps, type Settlement } from './settle-charge.ts';
@@ -15,6 +16,7 @@ export type CallChargeDeps = SettleChargeDeps & {
   clock: Clock;
   rateLimiter: RateLimiter;
   spendCapHolds: SpendCapHolds;
+  spendBudgets: SpendBudgets;
 };
 
 /** The route that answered (or was tried last), as the usage record names it, with its cost when known. */

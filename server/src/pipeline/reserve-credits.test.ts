@@ -9,6 +9,7 @@ import { InsufficientCreditsError } from '../errors/insufficient-credits-error.t
 import { PermissionDeniedError } from '../errors/permission-denied-error.ts';
 import { createMemoryRateLimiter } from '../limits/rate-limiter.ts';
 import { createSpendCapHolds } from '../limits/spend-cap-holds.ts';
+import { createMemorySpendBudgets } from '../limits/spend-budgets.ts';
 import { costOfTokensMicros } from '../lib/money.ts';
 import type { Caller } from './authenticate.ts';
 import { finishReservation, reserveCredits, type RequestSize } from './reserve-credits.ts';
@@ -21,7 +22,12 @@ const model = {
   maxOutputTokens: 16_384,
 } as CatalogModel;
 
-const caller = (limits: { tokensPerMinute?: number; spendCapMicros?: number } = {}): Caller =>
+// 2026-11-27 23:00 UTC: one hour before the day's budget starts afresh.
+let nowMs = Date.UTC(2026, 10, 27, 23);
+
+const caller = (
+  limits: { tokensPerMinute?: number; spendCapMicros?: number; dailyBudgetMicros?: number } = {},
+): Caller =>
   ({
     userId: 'usr_1',
     isOperator: false,
@@ -30,6 +36,9 @@ const caller = (limits: { tokensPerMinute?: number; spendCapMicros?: number } = 
       spendCapMicros: limits.spendCapMicros ?? null,
       spentMicros: 0,
       tokensPerMinute: limits.tokensPerMinute ?? null,
+      dailyBudgetMicros: limits.dailyBudgetMicros ?? null,
+      monthlyBudgetMicros: null,
+      periodSpend: { day: { periodId: '2026-11-27', micros: 0 }, month: { periodId: '2026-11', micros: 0 } },
     },
   }) as Caller;
 
@@ -65,6 +74,8 @@ const deps = (holds: ReturnType<typeof createHolds>, accountTokensPerMinute?: nu
   creditHolds: holds.creditHolds,
   rateLimiter: createMemoryRateLimiter({ nowMs: () => 1_000_000 }),
   spendCapHolds: createSpendCapHolds(),
+  spendBudgets: createMemorySpendBudgets(),
+  clock: { nowMs: () => nowMs },
   accountTerms: {
     limitsOf: () =>
       findAccountLimits(
@@ -198,5 +209,32 @@ describe('reserving credits', () => {
     await finishReservation(capped, { reservation: second, usage, chargedMicros: cost(1_000, 100) });
     const fifth = await reserveCredits(capped, { caller: key, model, size, holdId: 'h6' });
     assert.equal(fifth.hold.heldMicros, cost(4_008, 500) - cost(1_000, 100));
+  });
+
+  test('a key’s day budget: calls in flight share it, the one that would pass it is a 402, midnight UTC resets it', async () => {
+    const holds = createHolds(1_000_000);
+    const budgeted = deps(holds);
+    const budgetMicros = cost(4_008, 500) + cost(1_004, 1);
+    const key = caller({ dailyBudgetMicros: budgetMicros });
+    const first = await reserveCredits(budgeted, { caller: key, model, size, holdId: 'h1' });
+    const second = await reserveCredits(budgeted, { caller: key, model, size, holdId: 'h2' });
+    assert.equal(first.hold.heldMicros, cost(4_008, 500));
+    assert.equal(second.hold.heldMicros, cost(1_004, 1), 'the second gets what the budget leaves');
+    await assert.rejects(
+      reserveCredits(budgeted, { caller: key, model, size, holdId: 'h3' }),
+      (error: unknown) =>
+        error instanceof InsufficientCreditsError &&
+        error.code === 'key_budget_exceeded' &&
+        error.message.includes('daily budget of 0.') &&
+        error.message.includes('2026-11-28T00:00:00.000Z'),
+    );
+    assert.equal(holds.heldMicros(), first.hold.heldMicros + second.hold.heldMicros, 'the refused call holds nothing');
+    const usage = { ...zeroUsage, inputTokens: 1_000, outputTokens: 100 };
+    await finishReservation(budgeted, { reservation: first, usage, chargedMicros: cost(1_000, 100) });
+    const third = await reserveCredits(budgeted, { caller: key, model, size, holdId: 'h4' });
+    assert.equal(third.hold.heldMicros, cost(4_008, 500) - cost(1_000, 100), 'what was charged stays spent');
+    nowMs += 60 * 60_000;
+    const nextDay = await reserveCredits(budgeted, { caller: key, model, size, holdId: 'h5' });
+    assert.equal(nextDay.hold.heldMicros, cost(4_008, 500), 'a new UTC day starts from nothing');
   });
 });

@@ -13,6 +13,9 @@ import { InsufficientCreditsError } from '../errors/insufficient-credits-error.t
 import { PermissionDeniedError } from '../errors/permission-denied-error.ts';
 import type { RateLimiter } from '../limits/rate-limiter.ts';
 import type { SpendCapHolds } from '../limits/spend-cap-holds.ts';
+import type { BudgetShare, SpendBudgets } from '../limits/spend-budgets.ts';
+import type { Clock } from '../lib/clock.ts';
+import { takeKeyBudgetShare } from './take-key-budget-share.ts';
 import {
   findLargestAdmissibleTokens,
   refuseOversizedCall,
@@ -31,6 +34,8 @@ export type ReserveCreditsDeps = {
   creditHolds: Pick<CreditHolds, 'reserve' | 'release' | 'availableMicros'>;
   rateLimiter: RateLimiter;
   spendCapHolds: SpendCapHolds;
+  spendBudgets: SpendBudgets;
+  clock: Pick<Clock, 'nowMs'>;
   accountTerms: Pick<AccountTerms, 'limitsOf'>;
 };
 
@@ -46,12 +51,14 @@ export type Reservation = {
   takenTokens: TakenTokens | undefined;
   /** The share of the key's spend cap set aside for the call, if the key has a cap. */
   spendCapShare: { keyId: string; micros: number } | undefined;
+  /** The share of the key's day and month budgets set aside for the call, if the key has any. */
+  budgetShare: BudgetShare | undefined;
   /** `x-ratelimit-*-tokens` for the response, empty when no token budget applies. */
   rateLimitHeaders: Record<string, string>;
 };
 
 /** What any call (text or images) sets aside before the upstream is asked, and gives back when it ends. */
-export type HeldCredit = Pick<Reservation, 'hold' | 'spendCapShare' | 'takenTokens'>;
+export type HeldCredit = Pick<Reservation, 'hold' | 'spendCapShare' | 'budgetShare' | 'takenTokens'>;
 
 export type RequestSize = InputSize & {
   requestedMaxOutputTokens: number | undefined;
@@ -75,7 +82,7 @@ export async function reserveCredits(
   const tokenLimits = findTokenLimits(deps, caller);
   const requested = Math.min(size.requestedMaxOutputTokens ?? model.maxOutputTokens, model.maxOutputTokens);
   const admissible = fitOutputToTokenLimits({ requested, estimate, choiceCount, limits: tokenLimits });
-  const { hold, spendCapShare } = await holdCredits(deps, {
+  const { hold, spendCapShare, budgetShare } = await holdCredits(deps, {
     ...input,
     estimate,
     choiceCount,
@@ -85,7 +92,13 @@ export async function reserveCredits(
     admissible,
     affordableOutputTokensPerChoice(model, { heldMicros: hold.heldMicros, input: estimate, choiceCount }),
   );
-  const reservation = { hold, spendCapShare, maxOutputTokens, isOutputLimitLowered: maxOutputTokens < requested };
+  const reservation = {
+    hold,
+    spendCapShare,
+    budgetShare,
+    maxOutputTokens,
+    isOutputLimitLowered: maxOutputTokens < requested,
+  };
   if (tokenLimits.length === 0) return { ...reservation, takenTokens: undefined, rateLimitHeaders: {} };
   try {
     const { taken, headers } = await takeTokens(deps, {
@@ -98,6 +111,7 @@ export async function reserveCredits(
     if (spendCapShare) {
       deps.spendCapHolds.finish({ keyId: spendCapShare.keyId, shareMicros: spendCapShare.micros, chargedMicros: 0 });
     }
+    if (budgetShare) await deps.spendBudgets.finish({ share: budgetShare, chargedMicros: 0 });
     throw error;
   }
 }
@@ -110,13 +124,18 @@ export async function reserveCredits(
  * on the slow side.
  */
 export async function finishReservation(
-  deps: { rateLimiter: RateLimiter; spendCapHolds: SpendCapHolds },
+  deps: { rateLimiter: RateLimiter; spendCapHolds: SpendCapHolds; spendBudgets: SpendBudgets },
   input: { reservation: HeldCredit; usage: TokenUsage | undefined; chargedMicros: number },
 ): Promise<void> {
-  const { takenTokens, spendCapShare } = input.reservation;
+  const { takenTokens, spendCapShare, budgetShare } = input.reservation;
   if (spendCapShare) {
     const { keyId, micros } = spendCapShare;
     deps.spendCapHolds.finish({ keyId, shareMicros: micros, chargedMicros: input.chargedMicros });
+  }
+  // Like the token budgets, a failure to update the shared budgets (Redis away) must not fail a paid call: the share
+  // then lapses with its lease.
+  if (budgetShare) {
+    await deps.spendBudgets.finish({ share: budgetShare, chargedMicros: input.chargedMicros }).catch(() => undefined);
   }
   if (!takenTokens) return;
   const actualTokens = input.usage ? input.usage.inputTokens + input.usage.outputTokens : 0;
@@ -149,7 +168,7 @@ function fitOutputToTokenLimits(input: {
  * a hold of at most that share; or 403 (cap reached) or 402 (not even the likely input affordable).
  */
 async function holdCredits(
-  deps: Pick<ReserveCreditsDeps, 'creditHolds' | 'spendCapHolds'>,
+  deps: Pick<ReserveCreditsDeps, 'creditHolds' | 'spendCapHolds' | 'spendBudgets' | 'clock'>,
   input: {
     caller: Caller;
     model: CatalogModel;
@@ -158,7 +177,7 @@ async function holdCredits(
     choiceCount: number;
     maxOutputTokensPerChoice: number;
   },
-): Promise<{ hold: CreditHold; spendCapShare: Reservation['spendCapShare'] }> {
+): Promise<Pick<Reservation, 'hold' | 'spendCapShare' | 'budgetShare'>> {
   const { caller, model } = input;
   const plan = planHold(model, {
     input: input.estimate,
@@ -166,18 +185,33 @@ async function holdCredits(
     choiceCount: input.choiceCount,
   });
   const spendCapShare = takeSpendCapShare(deps, { caller, plan });
+  let budgetShare: BudgetShare | undefined;
+  try {
+    budgetShare = await takeKeyBudgetShare(deps, {
+      caller,
+      shareId: input.holdId,
+      desiredMicros: spendCapShare?.micros ?? plan.desiredMicros,
+      minimumMicros: plan.minimumMicros,
+    });
+  } catch (error) {
+    if (spendCapShare) {
+      deps.spendCapHolds.finish({ keyId: spendCapShare.keyId, shareMicros: spendCapShare.micros, chargedMicros: 0 });
+    }
+    throw error;
+  }
   const hold = await deps.creditHolds.reserve({
     userId: caller.userId,
     holdId: input.holdId,
-    desiredMicros: spendCapShare?.micros ?? plan.desiredMicros,
+    desiredMicros: budgetShare?.micros ?? spendCapShare?.micros ?? plan.desiredMicros,
     minimumMicros: plan.minimumMicros,
   });
+  if (budgetShare && !hold) await deps.spendBudgets.finish({ share: budgetShare, chargedMicros: 0 });
   if (hold) {
-    if (!spendCapShare) return { hold, spendCapShare };
+    if (!spendCapShare) return { hold, spendCapShare, budgetShare };
     // The share never needs to exceed the hold: the capture is capped by the hold.
     const keyId = spendCapShare.keyId;
     deps.spendCapHolds.finish({ keyId, shareMicros: spendCapShare.micros - hold.heldMicros, chargedMicros: 0 });
-    return { hold, spendCapShare: { ...spendCapShare, micros: hold.heldMicros } };
+    return { hold, spendCapShare: { ...spendCapShare, micros: hold.heldMicros }, budgetShare };
   }
   if (spendCapShare) {
     deps.spendCapHolds.finish({ keyId: spendCapShare.keyId, shareMicros: spendCapShare.micros, chargedMicros: 0 });

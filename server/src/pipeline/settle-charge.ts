@@ -5,6 +5,7 @@ import type { JournaledCharge } from '../db/settlement-journal.ts';
 import { userLedgerAccount } from '../db/ledger.ts';
 import type { UsageRecordRow } from '../db/schema.ts';
 import type { IdGenerator } from '../lib/ids.ts';
+import { countPeriodSpend } from '../limits/spend-budgets.ts';
 import type { Caller } from './authenticate.ts';
 
 /** `db` writes the usage rows of calls that failed without a charge; charges go through `settlements`. */
@@ -61,6 +62,7 @@ export async function settleCharge(deps: SettleChargeDeps, input: ChargeInput): 
       capturedMicros: costMicros,
     });
     input.caller.key.spentMicros += costMicros;
+    countPeriodSpend(input.caller.key, costMicros, input.usage.created_at);
     return { costMicros };
   } catch (error) {
     await deps.creditHolds.release(input.hold);

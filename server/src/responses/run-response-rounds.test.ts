@@ -123,6 +123,7 @@ describe('runResponseRounds', () => {
           maxOutputTokens: 4_096,
           isOutputLimitLowered: false,
           takenTokens: undefined,
+          budgetShare: undefined,
           spendCapShare: undefined,
           rateLimitHeaders: {},
         },

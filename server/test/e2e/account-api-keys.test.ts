@@ -46,6 +46,8 @@ for (const databaseKind of databaseKinds) {
         allowed_models: ['gpt-4o', 'claude-sonnet-4-5', 'gpt-4o'],
         requests_per_minute: 30,
         tokens_per_minute: 40_000,
+        daily_budget_usd: '1.5',
+        monthly_budget_usd: 20,
       });
       assert.match(created.key, /^sk-[A-Za-z0-9_-]{43}$/);
       const expected: ApiKey = {
@@ -61,6 +63,8 @@ for (const databaseKind of databaseKinds) {
         allowed_models: ['gpt-4o', 'claude-sonnet-4-5'],
         requests_per_minute: 30,
         tokens_per_minute: 40_000,
+        daily_budget_usd: 1.5,
+        monthly_budget_usd: 20,
       };
       assert.deepEqual({ ...created, key: undefined }, { ...expected, key: undefined });
       const list = await callApi(url, '/api/keys', { session });
@@ -95,6 +99,8 @@ for (const databaseKind of databaseKinds) {
         [{ name: 'k', spend_cap_usd: '1.1234567' }, 'spend_cap_usd'],
         [{ name: 'k', spend_cap_usd: 1e21 }, 'spend_cap_usd'],
         [{ name: 'k', spend_cap_usd: true }, 'spend_cap_usd'],
+        [{ name: 'k', daily_budget_usd: '0' }, 'daily_budget_usd'],
+        [{ name: 'k', monthly_budget_usd: 'lots' }, 'monthly_budget_usd'],
         [{ name: 'k', expires_at: '2001-01-01T00:00:00Z' }, 'expires_at'],
         [{ name: 'k', expires_at: 'tomorrow' }, 'expires_at'],
         [{ name: 'k', allowed_models: ['gpt-4o', 'no-such-model'] }, 'allowed_models[1]', 'model_not_found'],

@@ -7,13 +7,16 @@ import { SubscriptionPanel } from '../features/dashboard/subscription-panel.tsx'
 import { TopUpPanel } from '../features/top-up/top-up-panel.tsx';
 import { UsagePanel } from '../features/dashboard/usage-panel.tsx';
 import { SecurityEventsPanel } from '../features/dashboard/security-events-panel.tsx';
+import { AlertSettingsPanel } from '../features/dashboard/alert-settings-panel.tsx';
+import { AccountDataPanel } from '../features/dashboard/account-data-panel.tsx';
 import { useI18n } from '../i18n/i18n-provider.tsx';
 import { formatUsd } from '../lib/format-usd.ts';
 import { usePageTitle } from '../router/use-page-title.ts';
 
 /**
  * `/dashboard` (signed in): balance and holds, top-up (the form and the payment history), subscription, API keys,
- * usage. A new account is greeted with its welcome balance.
+ * usage, security events, mail alerts, data export and account deletion. A new account is greeted with its welcome
+ * balance.
  */
 export function DashboardPage() {
   const { messages } = useI18n();
@@ -40,6 +43,8 @@ export function DashboardPage() {
             <ApiKeysPanel onChanged={() => setChangeCount((count) => count + 1)} />
             <UsagePanel refreshKey={String(changeCount)} />
             <SecurityEventsPanel refreshKey={String(changeCount)} />
+            <AlertSettingsPanel />
+            <AccountDataPanel balanceUsd={me.balance_usd} />
           </div>
         </div>
       )}

@@ -78,6 +78,7 @@ test('sign-up refuses weak and mismatched passwords, then shows the welcome bala
 test('a new key is shown once with a warning and copied; the list shows only its prefix and last four', async () => {
   await page.getByLabel('Name', { exact: true }).fill('laptop');
   await page.getByLabel('Spend cap, USD (optional)').fill('2.5');
+  await page.getByLabel(/Budget per day, USD/).fill('0.75');
   const allowedModel = (await (await fetch(`${gateway.url}/api/models`)).json()) as { data: { id: string }[] };
   const allowedId = allowedModel.data[0]?.id ?? '';
   await page.getByLabel(/Only these models/).selectOption([allowedId]);
@@ -96,6 +97,7 @@ test('a new key is shown once with a warning and copied; the list shows only its
   const row = page.locator('tr[data-key-id]').filter({ hasText: 'laptop' });
   assert.equal(await row.locator('[data-key-mask]').textContent(), `${key.slice(0, 7)}…${key.slice(-4)}`);
   assert.match((await row.textContent()) ?? '', /\$0\.00 of \$2\.50 spent/);
+  assert.match((await row.textContent()) ?? '', /\$0\.75 a day/);
   assert.ok(((await row.textContent()) ?? '').includes(allowedId), 'the allowlist is listed');
   await page.getByRole('button', { name: 'I have saved it' }).click();
   assert.equal(await page.locator('[data-created-key]').count(), 0);

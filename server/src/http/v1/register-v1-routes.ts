@@ -27,6 +27,7 @@ export function registerV1Routes(app: FastifyInstance, deps: V1Deps): void {
     settlements: deps.settlements,
     ids: deps.ids,
     spendCapHolds: deps.spendCapHolds,
+    spendBudgets: deps.spendBudgets,
   };
   const catalog = { priceList: deps.priceList, routeTable: deps.routeTable, upstream: deps.upstream };
   const chat: ChatCompletionsRouteDeps = {

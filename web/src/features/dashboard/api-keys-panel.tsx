@@ -64,6 +64,8 @@ function KeyTable(props: { keys: ApiKey[]; onRevoke: (key: ApiKey) => void }) {
   const limitsOf = (key: ApiKey) => {
     const limits = [
       key.spend_cap_usd === null ? undefined : text.capLimit(formatUsd(key.spent_usd), formatUsd(key.spend_cap_usd)),
+      key.daily_budget_usd === null ? undefined : text.dailyBudgetLimit(formatUsd(key.daily_budget_usd)),
+      key.monthly_budget_usd === null ? undefined : text.monthlyBudgetLimit(formatUsd(key.monthly_budget_usd)),
       key.expires_at === null ? undefined : text.expiresLimit(formatDate(key.expires_at, language)),
       key.requests_per_minute === null ? undefined : text.rateLimit(key.requests_per_minute),
       key.allowed_models === null ? undefined : key.allowed_models.join(', '),

@@ -5,20 +5,25 @@ import { useI18n } from '../../i18n/i18n-provider.tsx';
 import { useDrafts } from '../auth/draft-provider.tsx';
 import { usePublicModels } from '../models/public-models-provider.tsx';
 
-/** Creates a key with a name and optional limits: spend cap, expiry date, requests per minute, allowed models. */
+/**
+ * Creates a key with a name and optional limits: spend cap, budgets per UTC day and month, expiry date, requests per
+ * minute, allowed models.
+ */
 export function CreateKeyForm(props: { onCreated: (key: CreatedApiKey) => void }) {
   const { messages } = useI18n();
   const text = messages.dashboard;
   const drafts = useDrafts();
   const [name, setNameState] = useState(() => drafts.read('key-name'));
   const [spendCap, setSpendCap] = useState('');
+  const [dailyBudget, setDailyBudget] = useState('');
+  const [monthlyBudget, setMonthlyBudget] = useState('');
   const [expiresOn, setExpiresOn] = useState('');
   const [requestsPerMinute, setRequestsPerMinute] = useState('');
   const [allowedModels, setAllowedModels] = useState<string[]>([]);
   const { state: models } = usePublicModels();
   const [error, setError] = useState<string | undefined>();
   const [isWorking, setIsWorking] = useState(false);
-  const ids = { name: useId(), cap: useId(), expires: useId(), rate: useId(), models: useId() };
+  const ids = { name: useId(), expires: useId(), rate: useId(), models: useId() };
   const setName = (value: string) => {
     setNameState(value);
     drafts.write('key-name', value);
@@ -29,6 +34,8 @@ export function CreateKeyForm(props: { onCreated: (key: CreatedApiKey) => void }
     if (isWorking || name.trim() === '') return;
     const request: CreateApiKeyRequest = { name: name.trim() };
     if (spendCap.trim()) request.spend_cap_usd = spendCap.trim();
+    if (dailyBudget.trim()) request.daily_budget_usd = dailyBudget.trim();
+    if (monthlyBudget.trim()) request.monthly_budget_usd = monthlyBudget.trim();
     if (expiresOn) request.expires_at = new Date(`${expiresOn}T23:59:59`).toISOString();
     if (requestsPerMinute.trim()) request.requests_per_minute = Number(requestsPerMinute);
     if (allowedModels.length > 0) request.allowed_models = allowedModels;
@@ -38,6 +45,8 @@ export function CreateKeyForm(props: { onCreated: (key: CreatedApiKey) => void }
       props.onCreated(await createApiKey(request));
       setName('');
       setSpendCap('');
+      setDailyBudget('');
+      setMonthlyBudget('');
       setExpiresOn('');
       setRequestsPerMinute('');
       setAllowedModels([]);
@@ -64,18 +73,9 @@ export function CreateKeyForm(props: { onCreated: (key: CreatedApiKey) => void }
           required
         />
       </div>
-      <div className="field">
-        <label className="field__label" htmlFor={ids.cap}>
-          {text.keySpendCap}
-        </label>
-        <input
-          id={ids.cap}
-          className="field__input"
-          inputMode="decimal"
-          value={spendCap}
-          onChange={(event) => setSpendCap(event.target.value)}
-        />
-      </div>
+      <UsdField label={text.keySpendCap} value={spendCap} onChange={setSpendCap} />
+      <UsdField label={text.keyDailyBudget} value={dailyBudget} onChange={setDailyBudget} />
+      <UsdField label={text.keyMonthlyBudget} value={monthlyBudget} onChange={setMonthlyBudget} />
       <div className="field">
         <label className="field__label" htmlFor={ids.expires}>
           {text.keyExpires}
@@ -130,5 +130,24 @@ export function CreateKeyForm(props: { onCreated: (key: CreatedApiKey) => void }
         </p>
       )}
     </form>
+  );
+}
+
+/** An optional USD amount (cap or budget), sent as typed: the server checks it exactly. */
+function UsdField(props: { label: string; value: string; onChange: (value: string) => void }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={id}>
+        {props.label}
+      </label>
+      <input
+        id={id}
+        className="field__input"
+        inputMode="decimal"
+        value={props.value}
+        onChange={(event) => props.onChange(event.target.value)}
+      />
+    </div>
   );
 }

@@ -10,6 +10,7 @@ import { RevenuePanel } from './revenue-panel.tsx';
 import { RoutesPanel } from './routes-panel.tsx';
 import { UsersPanel } from './users-panel.tsx';
 import { AuditPanel } from './audit-panel.tsx';
+import { OutboxPanel } from './outbox-panel.tsx';
 import { TotpGate } from './totp-gate.tsx';
 import './operator.css';
 
@@ -22,6 +23,7 @@ const panels = {
   payments: PaymentsPanel,
   audit: AuditPanel,
   models: ModelsPanel,
+  outbox: OutboxPanel,
 } as const satisfies Record<keyof OperatorMessages['tabs'], () => unknown>;
 
 type PanelId = keyof typeof panels;

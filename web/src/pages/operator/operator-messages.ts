@@ -14,6 +14,7 @@ const en = {
     payments: 'Payments',
     models: 'Models',
     audit: 'Audit log',
+    outbox: 'Outbox',
   },
   models: {
     lead: 'Our price against the cheapest and the dearest healthy route, for 10M input + 1M output tokens (or one image), after the deepest discount an account can have.',
@@ -191,6 +192,7 @@ const ru: OperatorMessages = {
     payments: 'Платежи',
     models: 'Модели',
     audit: 'Журнал аудита',
+    outbox: 'Исходящие письма',
   },
   models: {
     lead: 'Наша цена против самого дешёвого и самого дорогого исправного маршрута, за 10M входных + 1M выходных токенов (или одно изображение), после самой глубокой скидки, какая может быть у аккаунта.',
