@@ -7,6 +7,7 @@ import {
   paymentWebhookListSchema,
   refundTopUpRequestSchema,
   topUpListQuerySchema,
+  topUpMethodListSchema,
   topUpOrderListSchema,
   topUpOrderSchema,
   topUpQuoteSchema,
@@ -49,6 +50,18 @@ export const paymentEndpoints = {
       ...quoteErrors,
       '502': 'The payment provider could not be reached (`payment_provider_unavailable`); nothing was charged',
     },
+  },
+  listTopUpMethods: {
+    method: 'get',
+    path: '/api/top-ups/methods',
+    summary: 'The payment methods the operator has enabled, each with its provider (the top-up panel lists these)',
+    auth: 'session',
+    response: {
+      status: 200,
+      description: 'Methods',
+      json: { name: 'TopUpMethodList', schema: topUpMethodListSchema },
+    },
+    errors: sessionErrors,
   },
   listTopUps: {
     method: 'get',

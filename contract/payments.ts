@@ -90,6 +90,12 @@ export const topUpOrderSchema = z.object({
 });
 export type TopUpOrderView = z.infer<typeof topUpOrderSchema>;
 
+/** `GET /api/top-ups/methods`: the methods this gateway can take now, each with the provider that serves it. */
+export const topUpMethodListSchema = z.object({
+  data: z.array(z.object({ method: paymentMethodSchema, provider: z.string(), is_sandbox: z.boolean() })),
+});
+export type TopUpMethodList = z.infer<typeof topUpMethodListSchema>;
+
 export const createdTopUpSchema = z.object({ order: topUpOrderSchema, quote: topUpQuoteSchema });
 export type CreatedTopUp = z.infer<typeof createdTopUpSchema>;
 

@@ -3,12 +3,14 @@ export const enTopUp = {
   topUp: {
     title: 'Top up',
     lead: 'Pay on the provider’s own page; the balance is credited automatically once the payment succeeds.',
+    noMethods: 'The operator has not enabled any payment method yet.',
     methodLabel: 'Payment method',
     methods: {
       card_rub: 'Bank card (RUB)',
       sbp: 'SBP (fast payments, RUB)',
       yoo_money: 'YooMoney wallet (RUB)',
       card_usd: 'Bank card (USD)',
+      usdt_trc20: 'USDT (TRC20)',
     } as Record<string, string>,
     amountLabel: (currency: string) => `Amount, ${currency}`,
     badAmount: 'Enter an amount with at most two decimals, such as 1000 or 1000.50.',
@@ -42,6 +44,7 @@ export const enTopUp = {
       partially_refunded: 'partly refunded',
       refunded: 'refunded',
       charged_back: 'charged back',
+      partially_paid: 'partly paid',
     } as Record<string, string>,
     returnTitle: 'Your top-up',
     returnWaiting: 'Waiting for the provider to confirm the payment. This page updates by itself.',
@@ -66,5 +69,30 @@ export const enTopUp = {
     rateSourceFixed: 'operator’s rate',
     rateSourceUsd: 'no conversion',
     rateSourceCbr: (date: string) => `Central Bank of Russia, ${date}`,
+    usdt: {
+      warning:
+        'Send only USDT on the TRON network (TRC20) to this address. Any other coin or network, including USDT on Ethereum or BNB Chain, is lost.',
+      qrLabel: 'QR code of the deposit address',
+      amountLabel: 'Amount to send',
+      addressLabel: 'Deposit address',
+      networkLabel: 'Network',
+      network: 'TRON (TRC20), token USDT',
+      copyAmount: 'Copy the amount',
+      copyAddress: 'Copy the address',
+      timeLeft: (left: string) => `Time left to pay: ${left}`,
+      timeUp: 'The time to pay is up. A transfer already sent is still credited when it arrives.',
+      steps: { waiting: 'Waiting', seen: 'Seen on chain', confirmed: 'Confirmed', credited: 'Credited' },
+      stages: {
+        waiting: 'Waiting for your transfer. This page updates by itself.',
+        seen: 'Your transfer is on the chain and waiting for confirmations.',
+        credited: (credit: string) => `Received: ${credit} was added to your balance.`,
+        credited_late: (credit: string) => `Received after the order expired: ${credit} was added to your balance.`,
+        partial: (received: string, asked: string) =>
+          `Partly paid: ${received} of ${asked} USDT received and credited. Send the rest to the same address.`,
+        expired: 'The order expired with no transfer received.',
+        failed: 'The order was canceled.',
+      },
+      sandbox: 'Sandbox: this address belongs to a simulated chain; no real USDT moves.',
+    },
   },
 };

@@ -5,12 +5,14 @@ export const ruTopUp: typeof enTopUp = {
   topUp: {
     title: 'Пополнение',
     lead: 'Оплата проходит на странице платёжной системы; баланс пополняется сам, как только платёж прошёл.',
+    noMethods: 'Оператор пока не включил ни одного способа оплаты.',
     methodLabel: 'Способ оплаты',
     methods: {
       card_rub: 'Банковская карта (RUB)',
       sbp: 'СБП (система быстрых платежей, RUB)',
       yoo_money: 'Кошелёк ЮMoney (RUB)',
       card_usd: 'Банковская карта (USD)',
+      usdt_trc20: 'USDT (TRC20)',
     },
     amountLabel: (currency: string) => `Сумма, ${currency}`,
     badAmount: 'Введите сумму не более чем с двумя знаками после запятой, например 1000 или 1000,50.',
@@ -44,6 +46,7 @@ export const ruTopUp: typeof enTopUp = {
       partially_refunded: 'частично возвращён',
       refunded: 'возвращён',
       charged_back: 'оспорен (чарджбэк)',
+      partially_paid: 'оплачен частично',
     },
     returnTitle: 'Ваше пополнение',
     returnWaiting: 'Ждём подтверждения платежа от платёжной системы. Страница обновится сама.',
@@ -68,5 +71,30 @@ export const ruTopUp: typeof enTopUp = {
     rateSourceFixed: 'курс оператора',
     rateSourceUsd: 'без конвертации',
     rateSourceCbr: (date: string) => `ЦБ РФ, ${date}`,
+    usdt: {
+      warning:
+        'Отправляйте на этот адрес только USDT в сети TRON (TRC20). Любая другая монета или сеть, в том числе USDT в Ethereum или BNB Chain, будет потеряна.',
+      qrLabel: 'QR-код адреса для перевода',
+      amountLabel: 'Сумма перевода',
+      addressLabel: 'Адрес для перевода',
+      networkLabel: 'Сеть',
+      network: 'TRON (TRC20), токен USDT',
+      copyAmount: 'Скопировать сумму',
+      copyAddress: 'Скопировать адрес',
+      timeLeft: (left: string) => `Осталось времени на оплату: ${left}`,
+      timeUp: 'Время на оплату вышло. Уже отправленный перевод всё равно будет зачислен, когда придёт.',
+      steps: { waiting: 'Ожидание', seen: 'Виден в сети', confirmed: 'Подтверждён', credited: 'Зачислен' },
+      stages: {
+        waiting: 'Ждём ваш перевод. Страница обновится сама.',
+        seen: 'Ваш перевод уже в сети и ждёт подтверждений.',
+        credited: (credit: string) => `Получено: на баланс зачислено ${credit}.`,
+        credited_late: (credit: string) => `Получено после истечения заказа: на баланс зачислено ${credit}.`,
+        partial: (received: string, asked: string) =>
+          `Оплачено частично: получено и зачислено ${received} из ${asked} USDT. Отправьте остаток на тот же адрес.`,
+        expired: 'Заказ истёк, перевод не поступил.',
+        failed: 'Заказ отменён.',
+      },
+      sandbox: 'Песочница: адрес принадлежит симулятору сети, настоящие USDT не переводятся.',
+    },
   },
 };

@@ -106,6 +106,17 @@ for (const kind of databaseKinds) {
       app.inject({ method, url, headers: { 'x-test-user': user }, ...(payload === undefined ? {} : { payload }) });
     const thousandRoubles = { method: 'card_rub', currency: 'RUB', amount_minor: 100_000 };
 
+    test('the method list names only the methods a running provider serves', async () => {
+      const answer = await call('usr_buyer', 'GET', '/api/top-ups/methods');
+      assert.equal(answer.statusCode, 200, answer.body);
+      assert.deepEqual(answer.json(), {
+        data: [
+          { method: 'card_rub', provider: 'yookassa', is_sandbox: true },
+          { method: 'sbp', provider: 'yookassa', is_sandbox: true },
+        ],
+      });
+    });
+
     test('the quote shows what the user pays and what the balance gets', async () => {
       const answer = await call('usr_buyer', 'POST', '/api/top-ups/quote', thousandRoubles);
       assert.equal(answer.statusCode, 200);

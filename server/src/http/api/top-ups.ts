@@ -1,5 +1,6 @@
 import type { CreateTopUpOrderDeps } from '../../payments/create-top-up-order.ts';
 import { getTopUpOrder, listMyTopUpOrders, type GetTopUpOrderDeps } from '../../payments/get-top-up-order.ts';
+import { paymentMethodIds } from '../../payments/payment-providers.ts';
 import { quoteTopUp, startTopUp } from '../../payments/start-top-up.ts';
 import type { ApiHandlers } from './endpoint-handler.ts';
 
@@ -8,8 +9,14 @@ export type TopUpHandlerDeps = CreateTopUpOrderDeps & Omit<GetTopUpOrderDeps, 'o
 /** The signed-in account's top-ups: quote, create (→ the provider's page), list, and one order (the return page). */
 export function createTopUpHandlers(
   deps: TopUpHandlerDeps,
-): Pick<ApiHandlers, 'quoteTopUp' | 'createTopUp' | 'listTopUps' | 'getTopUp'> {
+): Pick<ApiHandlers, 'quoteTopUp' | 'createTopUp' | 'listTopUpMethods' | 'listTopUps' | 'getTopUp'> {
   return {
+    listTopUpMethods: async () => ({
+      data: paymentMethodIds.flatMap((method) => {
+        const provider = deps.paymentProviders.forMethod(method);
+        return provider ? [{ method, provider: provider.id, is_sandbox: provider.isSandbox }] : [];
+      }),
+    }),
     quoteTopUp: async ({ body }) => quoteTopUp(deps, body),
     createTopUp: async ({ session, body }) => startTopUp(deps, { userId: session.userId, request: body }),
     listTopUps: async ({ session, query }) =>

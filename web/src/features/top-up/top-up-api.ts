@@ -1,6 +1,7 @@
 import { apiEndpoints } from '../../../../contract/api-endpoints.ts';
 import type {
   CreatedTopUp,
+  TopUpMethodList,
   TopUpOrderList,
   TopUpOrderView,
   TopUpQuoteView,
@@ -20,3 +21,6 @@ export const listTopUps = (options: RequestOptions = {}): Promise<TopUpOrderList
 
 export const getTopUp = (id: string, options: RequestOptions = {}): Promise<TopUpOrderView> =>
   callEndpoint(apiEndpoints.getTopUp, { params: { id } }, options);
+
+export const listTopUpMethods = (options: RequestOptions = {}): Promise<TopUpMethodList> =>
+  callEndpoint(apiEndpoints.listTopUpMethods, {}, options);
