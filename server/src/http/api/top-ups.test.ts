@@ -72,6 +72,12 @@ for (const kind of databaseKinds) {
         topUpReturnUrl: 'https://gateway.example/billing/return',
         webhookBaseUrl: 'https://gateway.example/webhooks',
         onBalancesChanged: async () => undefined,
+        // Outside sandbox mode the sandbox-transfer route answers 404 before any HTTP call.
+        paymentHttp: async () => {
+          throw new Error('no payment HTTP call is expected here');
+        },
+        isPaymentSandbox: false,
+        sandboxSimulators: { tronGrid: undefined, nowPayments: undefined },
       };
       await handle.db
         .insertInto('fx_rates')
@@ -115,6 +121,14 @@ for (const kind of databaseKinds) {
           { method: 'sbp', provider: 'yookassa', is_sandbox: true },
         ],
       });
+    });
+
+    test('outside payment sandbox mode there is no sandbox transfer (404)', async () => {
+      const answer = await call('usr_buyer', 'POST', '/api/top-ups/tpo_any/sandbox-transfer', {
+        action: 'send_exact',
+      });
+      assert.equal(answer.statusCode, 404, answer.body);
+      assert.match(answer.body, /only in payment sandbox mode/);
     });
 
     test('the quote shows what the user pays and what the balance gets', async () => {
