@@ -92,6 +92,22 @@ export const enTopUp = {
         expired: 'The order expired with no transfer received.',
         failed: 'The order was canceled.',
       },
+      sandboxControls: {
+        leadChain:
+          'Sandbox: play the payer. A transfer appears on the simulated chain unconfirmed; confirm it to have it credited.',
+        leadProcessor: 'Sandbox: play the payer. The processor simulator reports the payment to the gateway at once.',
+        sendExact: 'Send the exact amount',
+        sendSmaller: 'Send half',
+        sendLookAlike: 'Send a look-alike token',
+        confirm: 'Confirm',
+        confirmed: 'confirmed',
+        kinds: {
+          send_exact: 'Exact amount',
+          send_smaller: 'Half',
+          send_look_alike: 'Look-alike token',
+          confirm: 'Confirmation',
+        },
+      },
       sandbox: 'Sandbox: this address belongs to a simulated chain; no real USDT moves.',
     },
   },

@@ -6,6 +6,8 @@ import type {
   TopUpOrderView,
   TopUpQuoteView,
   TopUpRequest,
+  SandboxTransfer,
+  SandboxTransferRequest,
 } from '../../../../contract/payments.ts';
 import type { RequestOptions } from '../../api/api-client.ts';
 import { callEndpoint } from '../../api/call-endpoint.ts';
@@ -24,3 +26,6 @@ export const getTopUp = (id: string, options: RequestOptions = {}): Promise<TopU
 
 export const listTopUpMethods = (options: RequestOptions = {}): Promise<TopUpMethodList> =>
   callEndpoint(apiEndpoints.listTopUpMethods, {}, options);
+
+export const sendSandboxTransfer = (id: string, request: SandboxTransferRequest): Promise<SandboxTransfer> =>
+  callEndpoint(apiEndpoints.sendSandboxTransfer, { params: { id }, body: request });

@@ -5,6 +5,7 @@ import { CopyButton } from '../../ui/copy-button.tsx';
 import { QrCodeSvg } from './qr-code-svg.tsx';
 import { formatCountdown, useCountdown } from './use-countdown.ts';
 import { useTopUpOrder } from './use-top-up-order.ts';
+import { UsdtSandboxControls } from './usdt-sandbox-controls.tsx';
 import { doneSteps, isOpenUsdtOrder, toUsdtStage, usdtSteps } from './usdt-deposit-stage.ts';
 
 const pollMs = 3000;
@@ -74,6 +75,7 @@ function DepositView(props: { order: TopUpOrderView; deposit: CryptoDepositView 
             : text.stages[stage]}
       </p>
       {order.is_sandbox && <p className="notice notice--sandbox">{text.sandbox}</p>}
+      {order.is_sandbox && isOpenUsdtOrder(order) && <UsdtSandboxControls order={order} />}
     </div>
   );
 }
