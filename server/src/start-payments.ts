@@ -36,6 +36,8 @@ export type RunningPayments = {
   sandboxTronGridUrl: string | undefined;
   /** The payment simulators' addresses in sandbox mode, for the sandbox site's "send transfer" buttons. */
   sandboxSimulators: SandboxSimulatorUrls;
+  /** The console links a TRON transaction to `<tronExplorerTxUrl><tx id>` (TRON_EXPLORER_TX_URL). */
+  tronExplorerTxUrl: string;
   /** Which way serves USDT; in sandbox mode `processor` starts the NOWPayments simulator (start-sandbox-payments.ts). */
   usdtWay: 'direct' | 'processor';
   cryptoDepositStore: NowPaymentsDepositStore;
@@ -150,6 +152,7 @@ export async function startPayments(input: {
     // start-sandbox-payments.ts fills in the NOWPayments simulator once it has started.
     sandboxSimulators: { tronGrid: tronGridSimulator?.url, nowPayments: undefined },
     usdtWay: settings.usdtWay,
+    tronExplorerTxUrl: settings.tronExplorerTxUrl,
     cryptoDepositStore,
     topUpReturnUrl: `${config.publicBaseUrl}/billing/return`,
     webhookBaseUrl: `${config.publicBaseUrl}/webhooks`,

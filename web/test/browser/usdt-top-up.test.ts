@@ -78,6 +78,41 @@ async function creditsOf(gateway: TestGateway, orderId: string): Promise<number>
   return Number(rows[0]?.credited_micros ?? -1);
 }
 
+/** The operator opens the paid order: the derived address with its index, the transfer linked to the explorer. */
+async function checkOperatorConsole(gateway: TestGateway, browser: TestBrowser, orderId: string): Promise<void> {
+  const operatorEmail = 'usdt-operator@example.com';
+  await gateway.createUserWithKey({ role: 'admin', email: operatorEmail });
+  await browser.context.clearCookies();
+  const login = await browser.context.request.post(`${gateway.url}/api/auth/login`, {
+    data: { email: operatorEmail, password },
+  });
+  assert.equal(login.status(), 200, await login.text());
+  const page = await browser.openPage();
+  await page.goto(`${gateway.url}/operator`);
+  await page.getByRole('radio', { name: 'English' }).check();
+  await page.getByRole('tab', { name: 'Payments' }).click();
+  const row = page.locator(`[data-payments] [data-payment-id="${orderId}"]`);
+  await row.getByRole('button', { name: 'History' }).click();
+  const detail = row.locator('[data-crypto-deposit]');
+  await detail.waitFor();
+  const deposit = await gateway.gateway.database.db
+    .selectFrom('crypto_deposits')
+    .select(['pay_address', 'derivation_index'])
+    .where('order_id', '=', orderId)
+    .executeTakeFirstOrThrow();
+  assert.equal(await detail.locator('[data-field="address"]').textContent(), deposit.pay_address);
+  assert.equal(await detail.locator('[data-field="derivation-index"]').textContent(), String(deposit.derivation_index));
+  const transfers = await gateway.gateway.database.db
+    .selectFrom('crypto_deposit_transfers')
+    .select('tx_id')
+    .where('order_id', '=', orderId)
+    .execute();
+  assert.equal(transfers.length, 1, 'one credited transfer: the look-alike is not one');
+  const link = detail.locator(`[data-transfer="${transfers[0]?.tx_id}"] a[data-field="tx"]`);
+  assert.equal(await link.getAttribute('href'), `https://tronscan.org/#/transaction/${transfers[0]?.tx_id}`);
+  assert.equal(await detail.locator('[data-flag]').count(), 0, 'paid in time and in full: no flag');
+}
+
 describe('USDT by direct watching of TRON, on a phone, in Russian', () => {
   let gateway: TestGateway;
   let browser: TestBrowser;
@@ -114,6 +149,7 @@ describe('USDT by direct watching of TRON, on a phone, in Russian', () => {
     assert.equal(await creditsOf(gateway, orderId), 10_000_000);
     assert.equal(await page.locator(`[data-usdt-deposit="${orderId}"] [data-step][data-done="true"]`).count(), 4);
     await assertLedgerBalanced(gateway.gateway.database.db);
+    await checkOperatorConsole(gateway, browser, orderId);
   });
 });
 

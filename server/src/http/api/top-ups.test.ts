@@ -77,6 +77,7 @@ for (const kind of databaseKinds) {
           throw new Error('no payment HTTP call is expected here');
         },
         isPaymentSandbox: false,
+        tronExplorerTxUrl: 'https://tronscan.org/#/transaction/',
         sandboxSimulators: { tronGrid: undefined, nowPayments: undefined },
       };
       await handle.db
