@@ -90,6 +90,28 @@ export const topUpOrderSchema = z.object({
 });
 export type TopUpOrderView = z.infer<typeof topUpOrderSchema>;
 
+/** `GET /api/top-ups/methods`: the methods this gateway can take now, each with the provider that serves it. */
+export const topUpMethodListSchema = z.object({
+  data: z.array(z.object({ method: paymentMethodSchema, provider: z.string(), is_sandbox: z.boolean() })),
+});
+export type TopUpMethodList = z.infer<typeof topUpMethodListSchema>;
+
+/**
+ * `POST /api/top-ups/{id}/sandbox-transfer`, payment sandbox mode only: the simulator plays the payer of a USDT
+ * order. `send_exact` / `send_smaller` (half) pay the order's address; `send_look_alike` sends a token named USDT
+ * from another contract (direct watching only); `confirm` solidifies a transfer sent earlier (direct watching only).
+ */
+export const sandboxTransferRequestSchema = z.object({
+  action: z.enum(['send_exact', 'send_smaller', 'send_look_alike', 'confirm']),
+  transaction_id: z.string().min(1).max(100).optional(),
+});
+export type SandboxTransferRequest = z.infer<typeof sandboxTransferRequestSchema>;
+export const sandboxTransferSchema = z.object({
+  /** The simulated transaction, for a later `confirm`; null when the processor simulator pays at once. */
+  transaction_id: z.string().nullable(),
+});
+export type SandboxTransfer = z.infer<typeof sandboxTransferSchema>;
+
 export const createdTopUpSchema = z.object({ order: topUpOrderSchema, quote: topUpQuoteSchema });
 export type CreatedTopUp = z.infer<typeof createdTopUpSchema>;
 

@@ -22,6 +22,7 @@ import {
   createNowPaymentsProvider,
   type NowPaymentsDepositStore,
 } from './payments/providers/nowpayments/nowpayments-provider.ts';
+import type { SandboxSimulatorUrls } from './payments/send-sandbox-transfer.ts';
 import { nowPaymentsApiRoot } from './payments/providers/nowpayments/nowpayments-api.ts';
 
 /** What the top-up routes need from the composition root. */
@@ -33,6 +34,10 @@ export type RunningPayments = {
   isPaymentSandbox: boolean;
   /** The TronGrid simulator's address in payment sandbox mode (tests and the sandbox site send transfers there). */
   sandboxTronGridUrl: string | undefined;
+  /** The payment simulators' addresses in sandbox mode, for the sandbox site's "send transfer" buttons. */
+  sandboxSimulators: SandboxSimulatorUrls;
+  /** The console links a TRON transaction to `<tronExplorerTxUrl><tx id>` (TRON_EXPLORER_TX_URL). */
+  tronExplorerTxUrl: string;
   /** Which way serves USDT; in sandbox mode `processor` starts the NOWPayments simulator (start-sandbox-payments.ts). */
   usdtWay: 'direct' | 'processor';
   cryptoDepositStore: NowPaymentsDepositStore;
@@ -144,7 +149,10 @@ export async function startPayments(input: {
     topUps: { minimumMinorUnits: settings.minimumMinorUnits, orderTtlMs: settings.orderTtlMs },
     isPaymentSandbox: settings.isSandbox,
     sandboxTronGridUrl: tronGridSimulator?.url,
+    // start-sandbox-payments.ts fills in the NOWPayments simulator once it has started.
+    sandboxSimulators: { tronGrid: tronGridSimulator?.url, nowPayments: undefined },
     usdtWay: settings.usdtWay,
+    tronExplorerTxUrl: settings.tronExplorerTxUrl,
     cryptoDepositStore,
     topUpReturnUrl: `${config.publicBaseUrl}/billing/return`,
     webhookBaseUrl: `${config.publicBaseUrl}/webhooks`,

@@ -9,6 +9,7 @@ import {
   createNowPaymentsProvider,
   type NowPaymentsDepositStore,
 } from './payments/providers/nowpayments/nowpayments-provider.ts';
+import type { SandboxSimulatorUrls } from './payments/send-sandbox-transfer.ts';
 import type { NowPaymentsSimulator } from '../../simulators/payments/nowpayments/start-nowpayments-simulator.ts';
 
 /**
@@ -22,6 +23,7 @@ export async function startSandboxPayments(input: {
   paymentProviders: PaymentProviders;
   usdtWay: 'direct' | 'processor';
   cryptoDepositStore: NowPaymentsDepositStore;
+  sandboxSimulators: SandboxSimulatorUrls;
 }): Promise<{ close: () => Promise<void>; nowPaymentsSimulator?: NowPaymentsSimulator }> {
   const secret = () => randomBytes(16).toString('hex');
   const notificationUrl = (id: string) => `${input.gatewayUrl}/webhooks/${id}`;
@@ -48,6 +50,7 @@ export async function startSandboxPayments(input: {
     createCloudPaymentsProvider({ ...common, ...cloudPayments, apiBaseUrl: cloudPaymentsSimulator.url }),
   );
   const nowPayments = input.usdtWay === 'processor' ? await startSandboxNowPayments({ ...input, secret }) : undefined;
+  input.sandboxSimulators.nowPayments = nowPayments?.url;
   return {
     close: async () => {
       await Promise.all([yookassaSimulator.close(), stripeSimulator.close(), cloudPaymentsSimulator.close()]);

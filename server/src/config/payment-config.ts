@@ -63,6 +63,8 @@ export const paymentEnvironmentShape = {
   USDT_WAY: z.enum(['direct', 'processor']).optional(),
   TRONGRID_URL: z.url({ protocol: /^https?$/ }).default('https://api.trongrid.io'),
   TRONGRID_API_KEY: z.string().min(1).optional(),
+  /** The block explorer's page of a TRON transaction, the id appended (the operator console links each transfer). */
+  TRON_EXPLORER_TX_URL: z.url({ protocol: /^https?$/ }).default('https://tronscan.org/#/transaction/'),
   /** USDT asked per 1 USD of credit (1 = at par), locked on each order. */
   USDT_PER_USD: decimalAsInteger({ decimals: 6, max: 10, what: 'USDT per USD' }).default(1_000_000),
   USDT_TRON_POLL_SECONDS: z.coerce.number().int().min(3).max(3600).default(30),
@@ -116,6 +118,7 @@ type PaymentEnvironment = {
   USDT_WAY?: 'direct' | 'processor' | undefined;
   TRONGRID_URL: string;
   TRONGRID_API_KEY?: string | undefined;
+  TRON_EXPLORER_TX_URL: string;
   USDT_PER_USD: number;
   USDT_TRON_POLL_SECONDS: number;
   USDT_TRON_WATCH_HOURS: number;
@@ -144,6 +147,8 @@ export type PaymentConfig = {
   readonly nowPayments: { readonly apiKey: string; readonly ipnSecret: string } | undefined;
   /** Which way serves `usdt_trc20`: USDT_WAY, else direct when an xpub is set, else the processor when it is set. */
   readonly usdtWay: 'direct' | 'processor';
+  /** Where the console links a TRON transaction: this URL with the transaction id appended. */
+  readonly tronExplorerTxUrl: string;
   /** The smallest top-up per currency, in minor units (kopecks, cents). */
   readonly minimumMinorUnits: { readonly RUB: number; readonly USD: number };
   readonly orderTtlMs: number;
@@ -210,6 +215,7 @@ export function readPaymentConfig(values: PaymentEnvironment): PaymentConfig {
     usdtTron,
     nowPayments,
     usdtWay: values.USDT_WAY ?? (usdtTron === undefined && nowPayments !== undefined ? 'processor' : 'direct'),
+    tronExplorerTxUrl: values.TRON_EXPLORER_TX_URL,
     minimumMinorUnits: Object.freeze({ RUB: values.TOP_UP_MIN_RUB, USD: values.TOP_UP_MIN_USD }),
     orderTtlMs: values.TOP_UP_ORDER_TTL_MINUTES * 60_000,
     fx: Object.freeze({

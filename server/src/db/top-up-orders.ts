@@ -84,6 +84,21 @@ export async function listTopUpOrders(db: Database, filter: TopUpOrderFilter): P
 }
 
 /** Orders still waiting for the provider (created or pending), oldest first: what reconciliation polls. */
+/** Partly paid orders created since `createdFrom`, oldest first: the rest of their payment may still arrive. */
+export async function listPartlyPaidTopUpOrders(
+  db: Database,
+  input: { createdFrom: number; limit: number },
+): Promise<TopUpOrderRow[]> {
+  return db
+    .selectFrom('top_up_orders')
+    .selectAll()
+    .where('status', '=', 'partially_paid')
+    .where('created_at', '>=', input.createdFrom)
+    .orderBy('created_at', 'asc')
+    .limit(input.limit)
+    .execute();
+}
+
 export async function listUnsettledTopUpOrders(db: Database, input: { limit: number }): Promise<TopUpOrderRow[]> {
   return db
     .selectFrom('top_up_orders')

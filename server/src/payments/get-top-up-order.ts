@@ -21,7 +21,10 @@ export async function getTopUpOrder(
   if (!order || order.user_id !== input.userId) {
     throw new NotFoundError(`There is no top-up \`${input.orderId}\` on this account.`);
   }
-  if (!isWaitingStatus(order.status)) return withCryptoDeposit(deps.db, toTopUpOrderView(order));
+  // A partly paid USDT order can still receive the rest, so its page asks again too.
+  if (!isWaitingStatus(order.status) && order.status !== 'partially_paid') {
+    return withCryptoDeposit(deps.db, toTopUpOrderView(order));
+  }
   try {
     return withCryptoDeposit(deps.db, toTopUpOrderView(await syncTopUpOrder(deps, { order, source: 'return page' })));
   } catch (error) {

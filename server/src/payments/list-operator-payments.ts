@@ -34,8 +34,11 @@ export async function listOperatorPayments(
   };
 }
 
-/** One payment with its whole history of transitions. */
-export async function getOperatorPayment(deps: { db: Database }, orderId: string): Promise<OperatorPayment> {
+/** What one payment's view needs: the database, and where a TRON transaction id is shown (`TRON_EXPLORER_TX_URL`). */
+export type OperatorPaymentViewDeps = { db: Database; tronExplorerTxUrl: string };
+
+/** One payment with its whole history of transitions, and a USDT order's address, index and transfers. */
+export async function getOperatorPayment(deps: OperatorPaymentViewDeps, orderId: string): Promise<OperatorPayment> {
   const order = await findTopUpOrder(deps.db, orderId);
   if (!order) throw new NotFoundError(`There is no top-up \`${orderId}\`.`);
   const payment = toOperatorPayment(order, await listTopUpOrderTransitions(deps.db, orderId));
@@ -48,8 +51,8 @@ export async function getOperatorPayment(deps: { db: Database }, orderId: string
     derivation_index: deposit.derivation_index,
     crypto_transfers: transfers.map((transfer) => ({
       tx_id: transfer.tx_id,
-      // Tronscan shows a TRON transaction by its id; a processor's payment id is no chain transaction.
-      explorer_url: deposit.way === 'tron' ? `https://tronscan.org/#/transaction/${transfer.tx_id}` : null,
+      // The explorer shows a TRON transaction by its id; a processor's payment id is no chain transaction.
+      explorer_url: deposit.way === 'tron' ? `${deps.tronExplorerTxUrl}${encodeURIComponent(transfer.tx_id)}` : null,
       amount_micro: Number(transfer.amount_micro_usdt),
       credited_usd: microsToUsd(Number(transfer.credited_micros)),
       is_late: transfer.is_late === 1,

@@ -4,7 +4,7 @@ import { ConflictError } from '../errors/conflict-error.ts';
 import { NotFoundError } from '../errors/not-found-error.ts';
 import { formatUsd } from '../lib/money.ts';
 import type { PaymentCoreDeps } from './apply-payment-event.ts';
-import { getOperatorPayment } from './list-operator-payments.ts';
+import { getOperatorPayment, type OperatorPaymentViewDeps } from './list-operator-payments.ts';
 import { decideOrderTransition } from './order-state-machine.ts';
 import { moveOrder, topUpLedgerKey, writeOrderLedger } from './write-order-change.ts';
 
@@ -14,7 +14,7 @@ import { moveOrder, topUpLedgerKey, writeOrderLedger } from './write-order-chang
  * key, so a notification arriving afterwards does not credit it again. Only an order not yet credited can be marked.
  */
 export async function markTopUpPaid(
-  deps: PaymentCoreDeps,
+  deps: PaymentCoreDeps & OperatorPaymentViewDeps,
   input: { orderId: string; operatorUserId: string; reason: string },
 ): Promise<OperatorPayment> {
   const outcome = await deps.db.transaction().execute(async (trx) => {

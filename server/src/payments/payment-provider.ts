@@ -127,6 +127,12 @@ export type PaymentProvider = {
   createPayment(input: CreatePaymentInput): Promise<CreatedPayment>;
   /** Re-fetches a payment from the provider's API (for webhook checks and reconciliation). */
   fetchPayment(providerPaymentId: string): Promise<ProviderPayment>;
+  /**
+   * For a provider whose money arrives as `received` events (a crypto processor): re-reads the payment from its API
+   * as the same events its notifications become, so reconciliation credits a payment whose notification was lost
+   * (the event keys match, so a late notification then changes nothing).
+   */
+  fetchPaymentEvents?: (providerPaymentId: string) => Promise<readonly PaymentEvent[]>;
   /** Refunds `amount` of a payment; `idempotencyKey` makes a retried call one refund. */
   refundPayment(input: {
     providerPaymentId: string;

@@ -5,13 +5,14 @@ import { InvalidRequestError } from '../errors/invalid-request-error.ts';
 import { NotFoundError } from '../errors/not-found-error.ts';
 import { UpstreamError } from '../errors/upstream-error.ts';
 import { applyPaymentEvent, type PaymentCoreDeps } from './apply-payment-event.ts';
-import { getOperatorPayment } from './list-operator-payments.ts';
+import { getOperatorPayment, type OperatorPaymentViewDeps } from './list-operator-payments.ts';
 import { isCreditedStatus } from './order-state-machine.ts';
 import type { PaymentCurrency } from './payment-provider.ts';
 import type { PaymentProviders } from './payment-providers.ts';
 import { formatMinor } from './quote-top-up-order.ts';
 
-export type RefundTopUpDeps = PaymentCoreDeps & { paymentProviders: Pick<PaymentProviders, 'find'> };
+export type RefundTopUpDeps = PaymentCoreDeps &
+  OperatorPaymentViewDeps & { paymentProviders: Pick<PaymentProviders, 'find'> };
 
 /**
  * Refunds (part of) a credited order through the provider's API, then books it as a reversing ledger entry through

@@ -70,6 +70,66 @@ describe('a sandbox gateway takes USDT (TRC20) top-ups by watching the TronGrid 
   });
 });
 
+/** The sandbox site's "send transfer" buttons: `POST /api/top-ups/{id}/sandbox-transfer`. */
+async function sandboxTransfer(
+  gateway: TestGateway,
+  session: BrowserSession,
+  orderId: string,
+  body: Record<string, unknown>,
+): Promise<{ status: number; transactionId: string | null }> {
+  const answer = await callApi(gateway.url, `/api/top-ups/${orderId}/sandbox-transfer`, { session, body });
+  const json = answer.json as { transaction_id?: string | null };
+  return { status: answer.status, transactionId: json.transaction_id ?? null };
+}
+
+describe('the sandbox site pays a watched USDT order through the gateway API (look-alike, part, rest)', () => {
+  let gateway: TestGateway;
+
+  before(async () => {
+    gateway = await startTestGateway({ environment: { WELCOME_BALANCE_USD: '0' } });
+  });
+  after(async () => gateway.close());
+
+  test('a confirmed look-alike credits nothing; half then the full amount credit 15 USDT, each once', async () => {
+    const session = await signUp(gateway.url, { email: 'usdt-sandbox-site@example.com' });
+    const created = await callApi(gateway.url, '/api/top-ups', {
+      session,
+      body: { method: 'usdt_trc20', currency: 'USD', amount_minor: 1000 },
+    });
+    assert.equal(created.status, 201, created.text);
+    const { order } = created.json as CreatedTopUp;
+    const lookAlike = await sandboxTransfer(gateway, session, order.id, { action: 'send_look_alike' });
+    assert.equal(lookAlike.status, 200);
+    assert.ok(lookAlike.transactionId);
+    assert.equal(
+      (
+        await sandboxTransfer(gateway, session, order.id, {
+          action: 'confirm',
+          transaction_id: lookAlike.transactionId,
+        })
+      ).status,
+      200,
+    );
+    const half = await sandboxTransfer(gateway, session, order.id, { action: 'send_smaller' });
+    const seen = await waitForOrder(gateway, session, order.id, (view) => view.crypto_deposit?.stage === 'seen');
+    assert.equal(seen.crypto_deposit?.seen_tx_id, half.transactionId, 'the look-alike was never "seen"');
+    await sandboxTransfer(gateway, session, order.id, { action: 'confirm', transaction_id: half.transactionId });
+    const partial = await waitForOrder(gateway, session, order.id, (view) => view.status === 'partially_paid');
+    assert.equal(partial.crypto_deposit?.received_micro, 5_000_000);
+    const full = await sandboxTransfer(gateway, session, order.id, { action: 'send_exact' });
+    await sandboxTransfer(gateway, session, order.id, { action: 'confirm', transaction_id: full.transactionId });
+    const paid = await waitForOrder(gateway, session, order.id, (view) => view.status === 'succeeded');
+    assert.equal(paid.crypto_deposit?.received_micro, 15_000_000);
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    assert.equal(await readBalanceMicros(gateway, session), 15_000_000);
+    const missing = await sandboxTransfer(gateway, session, order.id, { action: 'confirm' });
+    assert.equal(missing.status, 400);
+    const stranger = await signUp(gateway.url, { email: 'usdt-sandbox-stranger@example.com' });
+    assert.equal((await sandboxTransfer(gateway, stranger, order.id, { action: 'send_exact' })).status, 404);
+    await assertLedgerBalanced(gateway.gateway.database.db);
+  });
+});
+
 describe('a sandbox gateway takes USDT (TRC20) top-ups through the NOWPayments simulator', () => {
   let gateway: TestGateway;
 
@@ -111,6 +171,23 @@ describe('a sandbox gateway takes USDT (TRC20) top-ups through the NOWPayments s
     });
     assert.equal(forged.status, 400);
     assert.equal(await readBalanceMicros(gateway, session), 20_000_000, 'a forged IPN credits nothing');
+    await assertLedgerBalanced(gateway.gateway.database.db);
+  });
+
+  test('the sandbox site pays a processor order through the gateway API; a look-alike does not apply (409)', async () => {
+    const session = await signUp(gateway.url, { email: 'usdt-processor-site@example.com' });
+    const created = await callApi(gateway.url, '/api/top-ups', {
+      session,
+      body: { method: 'usdt_trc20', currency: 'USD', amount_minor: 600 },
+    });
+    assert.equal(created.status, 201, created.text);
+    const { order } = created.json as CreatedTopUp;
+    assert.equal((await sandboxTransfer(gateway, session, order.id, { action: 'send_look_alike' })).status, 409);
+    const sent = await sandboxTransfer(gateway, session, order.id, { action: 'send_exact' });
+    assert.deepEqual(sent, { status: 200, transactionId: null });
+    const paid = await waitForOrder(gateway, session, order.id, (view) => view.status === 'succeeded');
+    assert.equal(paid.status, 'succeeded');
+    assert.equal(await readBalanceMicros(gateway, session), 6_000_000);
     await assertLedgerBalanced(gateway.gateway.database.db);
   });
 });

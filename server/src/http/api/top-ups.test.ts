@@ -72,6 +72,13 @@ for (const kind of databaseKinds) {
         topUpReturnUrl: 'https://gateway.example/billing/return',
         webhookBaseUrl: 'https://gateway.example/webhooks',
         onBalancesChanged: async () => undefined,
+        // Outside sandbox mode the sandbox-transfer route answers 404 before any HTTP call.
+        paymentHttp: async () => {
+          throw new Error('no payment HTTP call is expected here');
+        },
+        isPaymentSandbox: false,
+        tronExplorerTxUrl: 'https://tronscan.org/#/transaction/',
+        sandboxSimulators: { tronGrid: undefined, nowPayments: undefined },
       };
       await handle.db
         .insertInto('fx_rates')
@@ -105,6 +112,25 @@ for (const kind of databaseKinds) {
     const call = (user: string, method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) =>
       app.inject({ method, url, headers: { 'x-test-user': user }, ...(payload === undefined ? {} : { payload }) });
     const thousandRoubles = { method: 'card_rub', currency: 'RUB', amount_minor: 100_000 };
+
+    test('the method list names only the methods a running provider serves', async () => {
+      const answer = await call('usr_buyer', 'GET', '/api/top-ups/methods');
+      assert.equal(answer.statusCode, 200, answer.body);
+      assert.deepEqual(answer.json(), {
+        data: [
+          { method: 'card_rub', provider: 'yookassa', is_sandbox: true },
+          { method: 'sbp', provider: 'yookassa', is_sandbox: true },
+        ],
+      });
+    });
+
+    test('outside payment sandbox mode there is no sandbox transfer (404)', async () => {
+      const answer = await call('usr_buyer', 'POST', '/api/top-ups/tpo_any/sandbox-transfer', {
+        action: 'send_exact',
+      });
+      assert.equal(answer.statusCode, 404, answer.body);
+      assert.match(answer.body, /only in payment sandbox mode/);
+    });
 
     test('the quote shows what the user pays and what the balance gets', async () => {
       const answer = await call('usr_buyer', 'POST', '/api/top-ups/quote', thousandRoubles);

@@ -6,18 +6,20 @@ import { formatUsd } from '../../lib/format-usd.ts';
 import { formatRateSource } from './format-rate-source.ts';
 import { formatMinor, parseAmountMinor } from './parse-amount-minor.ts';
 import { createTopUp } from './top-up-api.ts';
-import { topUpMethods, type TopUpMethod } from './top-up-methods.ts';
+import type { TopUpMethod } from './top-up-methods.ts';
 import { useTopUpQuote, type QuoteState } from './use-top-up-quote.ts';
 
 /**
  * Pick a method, type an amount, see the quote the order will lock ("you pay 1,000.00 RUB, your balance gets
- * 10.52 USD"), then go to the provider's hosted page. An amount under the currency's minimum (learnt from the
- * server's quotes) is refused here before any order exists; the server refuses it too.
+ * 10.52 USD"), then go to the provider's hosted page; a USDT order has no page and is handed to `onCryptoOrder`,
+ * which shows its deposit address. An amount under the currency's minimum (learnt from the server's quotes) is
+ * refused here before any order exists; the server refuses it too.
  */
-export function TopUpForm() {
+export function TopUpForm(props: { methods: readonly TopUpMethod[]; onCryptoOrder: (orderId: string) => void }) {
   const { messages, language } = useI18n();
   const text = messages.topUp;
-  const [method, setMethod] = useState<TopUpMethod>(topUpMethods[0] as TopUpMethod);
+  const [chosenId, setChosenId] = useState<string>();
+  const method = props.methods.find((option) => option.id === chosenId) ?? (props.methods[0] as TopUpMethod);
   const [amountText, setAmountText] = useState('');
   const [minimums, setMinimums] = useState<Partial<Record<string, number>>>({});
   const [failure, setFailure] = useState<string>();
@@ -43,6 +45,11 @@ export function TopUpForm() {
     setIsRedirecting(true);
     try {
       const created = await createTopUp(request);
+      if (created.order.crypto_deposit) {
+        setIsRedirecting(false);
+        props.onCryptoOrder(created.order.id);
+        return;
+      }
       if (created.order.confirmation_url === null) throw new Error(text.returnFailed);
       window.location.assign(created.order.confirmation_url);
     } catch (error) {
@@ -53,21 +60,7 @@ export function TopUpForm() {
 
   return (
     <form className="top-up-form" onSubmit={(event) => void submit(event)} data-top-up-form>
-      <fieldset className="top-up-form__methods">
-        <legend>{text.methodLabel}</legend>
-        {topUpMethods.map((option) => (
-          <button
-            key={option.id}
-            type="button"
-            className={`button button--secondary top-up-form__method${option.id === method.id ? ' top-up-form__method--current' : ''}`}
-            aria-pressed={option.id === method.id}
-            data-method={option.id}
-            onClick={() => setMethod(option)}
-          >
-            {text.methods[option.id] ?? option.id}
-          </button>
-        ))}
-      </fieldset>
+      <MethodPicker methods={props.methods} current={method} onPick={(option) => setChosenId(option.id)} />
       <label className="field">
         <span className="field__label">{text.amountLabel(method.currency)}</span>
         <input
@@ -98,6 +91,31 @@ export function TopUpForm() {
         {isRedirecting ? text.redirecting : text.pay}
       </button>
     </form>
+  );
+}
+
+function MethodPicker(props: {
+  methods: readonly TopUpMethod[];
+  current: TopUpMethod;
+  onPick: (method: TopUpMethod) => void;
+}) {
+  const text = useI18n().messages.topUp;
+  return (
+    <fieldset className="top-up-form__methods">
+      <legend>{text.methodLabel}</legend>
+      {props.methods.map((option) => (
+        <button
+          key={option.id}
+          type="button"
+          className={`button button--secondary top-up-form__method${option.id === props.current.id ? ' top-up-form__method--current' : ''}`}
+          aria-pressed={option.id === props.current.id}
+          data-method={option.id}
+          onClick={() => props.onPick(option)}
+        >
+          {text.methods[option.id] ?? option.id}
+        </button>
+      ))}
+    </fieldset>
   );
 }
 

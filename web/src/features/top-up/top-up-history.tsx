@@ -50,7 +50,7 @@ export function TopUpHistory(props: { refreshKey: string }) {
               <td>
                 {isPaidTopUp(order) ? (
                   <Link to={topUpReceiptPath(order.id)}>{text.receiptLink}</Link>
-                ) : order.status === 'pending' || order.status === 'created' ? (
+                ) : order.status === 'pending' || order.status === 'created' || order.status === 'partially_paid' ? (
                   <Link to={topUpReturnPath(order.id)}>{text.columnStatus}</Link>
                 ) : null}
               </td>

@@ -17,4 +17,12 @@ export const topUpMethods: readonly TopUpMethod[] = [
   { id: 'sbp', currency: 'RUB', minorDigits: 2 },
   { id: 'yoo_money', currency: 'RUB', minorDigits: 2 },
   { id: 'card_usd', currency: 'USD', minorDigits: 2 },
+  // Priced in USD cents; the order asks for the same number of USDT (1:1 or the operator's rate).
+  { id: 'usdt_trc20', currency: 'USD', minorDigits: 2 },
 ];
+
+/** The methods of `topUpMethods` the gateway serves now (`GET /api/top-ups/methods`), in the panel's order. */
+export function enabledTopUpMethods(enabled: readonly { method: string }[]): readonly TopUpMethod[] {
+  const ids = new Set(enabled.map((one) => one.method));
+  return topUpMethods.filter((method) => ids.has(method.id));
+}

@@ -12,12 +12,16 @@ import { formatMinor } from './parse-amount-minor.ts';
 import { isPaidTopUp } from './top-up-history.tsx';
 import { topUpReceiptPath } from './top-up-paths.ts';
 import { isWaitingTopUp, useTopUpOrder } from './use-top-up-order.ts';
+import { UsdtDeposit } from './usdt-deposit.tsx';
 
 const pollMs = 2000;
 
+/** A USDT order is followed by its own deposit view, so this page stops asking once it knows the order is one. */
+const isWaitingCardOrder = (order: TopUpOrderView): boolean => !order.crypto_deposit && isWaitingTopUp(order);
+
 /**
  * `/billing/return?order=<id>`: where the provider sends the payer back. Follows the order until it settles and
- * says what happened; a paid order links to its receipt.
+ * says what happened; a paid order links to its receipt. A USDT order shows its deposit address and progress.
  */
 export function TopUpReturnPage() {
   const text = useI18n().messages.topUp;
@@ -40,7 +44,7 @@ export function TopUpReturnPage() {
 
 function OrderProgress(props: { orderId: string }) {
   const { messages } = useI18n();
-  const state = useTopUpOrder(props.orderId, pollMs);
+  const state = useTopUpOrder(props.orderId, pollMs, isWaitingCardOrder);
   if (state.status === 'loading') return <p className="status">{messages.common.loading}</p>;
   if (state.status === 'error') {
     return (
@@ -49,6 +53,7 @@ function OrderProgress(props: { orderId: string }) {
       </p>
     );
   }
+  if (state.order.crypto_deposit) return <UsdtDeposit orderId={props.orderId} />;
   return <OrderOutcome order={state.order} />;
 }
 

@@ -12,9 +12,14 @@ export const isWaitingTopUp = (order: TopUpOrderView): boolean => waitingStatuse
 
 /**
  * One order, asked again every `pollMs` while it waits for its provider (each GET also checks the payment with the
- * provider, so a lost notification does not leave the page waiting) and never again once it has settled.
+ * provider, so a lost notification does not leave the page waiting) and never again once it has settled. A USDT
+ * order passes its own `isWaiting`, since a partly paid one can still receive the rest.
  */
-export function useTopUpOrder(orderId: string, pollMs: number): OrderState {
+export function useTopUpOrder(
+  orderId: string,
+  pollMs: number,
+  isWaiting: (order: TopUpOrderView) => boolean = isWaitingTopUp,
+): OrderState {
   const [state, setState] = useState<OrderState>({ status: 'loading' });
   useEffect(() => {
     const controller = new AbortController();
@@ -24,7 +29,7 @@ export function useTopUpOrder(orderId: string, pollMs: number): OrderState {
         (order) => {
           if (controller.signal.aborted) return;
           setState({ status: 'ready', order });
-          if (isWaitingTopUp(order)) timer = setTimeout(poll, pollMs);
+          if (isWaiting(order)) timer = setTimeout(poll, pollMs);
         },
         (error: unknown) => {
           if (controller.signal.aborted) return;
@@ -37,6 +42,6 @@ export function useTopUpOrder(orderId: string, pollMs: number): OrderState {
       controller.abort();
       clearTimeout(timer);
     };
-  }, [orderId, pollMs]);
+  }, [orderId, pollMs, isWaiting]);
   return state;
 }

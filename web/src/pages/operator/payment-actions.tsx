@@ -4,6 +4,7 @@ import { parseAmountMinor } from '../../features/top-up/parse-amount-minor.ts';
 import { useI18n } from '../../i18n/i18n-provider.tsx';
 import { formatDateTime } from '../../lib/format-date.ts';
 import { useLoad } from '../../lib/use-load.ts';
+import { CryptoDepositDetail } from './crypto-deposit-detail.tsx';
 import { getPayment, markPaymentPaid, refundPayment } from './operator-payments-api.ts';
 import { useOperatorMessages } from './operator-messages.ts';
 import { usePaymentsMessages } from './payments-messages.ts';
@@ -39,6 +40,7 @@ export function PaymentActions(props: { paymentId: string; onChanged: (payment: 
       )}
       {state.status === 'ready' && (
         <>
+          <CryptoDepositDetail payment={state.value} />
           <Transitions payment={state.value} />
           {refundableStatuses.has(state.value.status) && (
             <ReasonForm payment={state.value} kind="refund" onDone={changed} />

@@ -35,6 +35,11 @@ const en = {
   confirm: 'Confirm',
   badAmount: 'Enter an amount with at most two decimals.',
   transitions: 'History',
+  depositAddress: 'Deposit address',
+  derivationIndex: 'derivation index',
+  usdtReceived: (received: string, asked: string) => `Received ${received} of ${asked} USDT`,
+  partiallyPaid: 'Partly paid: less than asked has arrived; what came is credited.',
+  lateTransfer: 'after expiry',
 };
 
 type PaymentsMessages = typeof en;
@@ -73,6 +78,11 @@ const ru: PaymentsMessages = {
   confirm: 'Подтвердить',
   badAmount: 'Введите сумму не более чем с двумя знаками после запятой.',
   transitions: 'История',
+  depositAddress: 'Адрес для перевода',
+  derivationIndex: 'индекс деривации',
+  usdtReceived: (received: string, asked: string) => `Получено ${received} из ${asked} USDT`,
+  partiallyPaid: 'Оплачен частично: пришло меньше, чем просили; пришедшее зачислено.',
+  lateTransfer: 'после истечения',
 };
 
 const catalogues = { en, ru } as const satisfies Record<Language, PaymentsMessages>;

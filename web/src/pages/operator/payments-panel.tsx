@@ -178,6 +178,11 @@ function PaymentSummary(props: { payment: Payment }) {
           {text.paidAfterExpiry}
         </p>
       )}
+      {payment.status === 'partially_paid' && (
+        <p className="notice notice--error" data-flag="partial">
+          {text.partiallyPaid}
+        </p>
+      )}
       {payment.review_reason && (
         <p className="notice notice--error" data-flag="review">
           {text.review(payment.review_reason)}

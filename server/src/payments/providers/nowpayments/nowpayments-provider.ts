@@ -94,6 +94,7 @@ export function createNowPaymentsProvider(options: NowPaymentsOptions): PaymentP
       return { providerPaymentId: String(payment.payment_id), confirmationUrl: `tron:${payment.pay_address}` };
     },
     fetchPayment: async (paymentId) => toProviderPayment(await fetchRaw(paymentId), options.isSandbox),
+    fetchPaymentEvents: async (paymentId) => eventsFor(await fetchRaw(paymentId), options.isSandbox),
     refundPayment: async () => {
       throw new PaymentProviderError({
         providerId: 'nowpayments',

@@ -127,12 +127,13 @@ for (const kind of databaseKinds) {
         transfers.map((row) => [row.tx_id, row.amount_micro_usdt]),
         [[tx, 10_000_000]],
       );
-      const operatorView = await getOperatorPayment({ db: handle.db }, first.orderId);
+      const tronExplorerTxUrl = 'https://explorer.example/#/transaction/';
+      const operatorView = await getOperatorPayment({ db: handle.db, tronExplorerTxUrl }, first.orderId);
       assert.equal(operatorView.derivation_index, first.deposit.derivation_index);
       assert.equal(operatorView.crypto_deposit?.address, first.address);
       assert.deepEqual(
         operatorView.crypto_transfers?.map((row) => [row.explorer_url, row.credited_usd]),
-        [[`https://tronscan.org/#/transaction/${tx}`, 10]],
+        [[`${tronExplorerTxUrl}${tx}`, 10]],
       );
       await assertLedgerBalanced(handle.db);
     });
