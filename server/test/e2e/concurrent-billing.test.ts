@@ -12,6 +12,9 @@ import { testRedisUrl } from '../support/test-redis.ts';
 
 type Outcome = { status: number; costMicros: number };
 
+/** The burst is about credit: the account's concurrency slots (50 by default) must not refuse part of it with 429. */
+const burstLimits = { ACCOUNT_CONCURRENT_REQUESTS: '1000' };
+
 /** One call of a known size: the simulator answers 40 words, far below the 400-token limit the hold covers. */
 async function call(url: string, key: string, index: number): Promise<Outcome> {
   const response = await fetch(`${url}/v1/chat/completions`, {
@@ -66,7 +69,7 @@ async function burst(input: { gateway: TestGateway; nodeUrls: readonly string[] 
 describe('200 concurrent calls on one node (SQLite)', () => {
   let gateway: TestGateway;
   before(async () => {
-    gateway = await startTestGateway({ databaseKind: 'sqlite' });
+    gateway = await startTestGateway({ databaseKind: 'sqlite', environment: burstLimits });
   });
   after(() => gateway.close());
 
@@ -80,7 +83,7 @@ describe('200 concurrent calls over two nodes sharing PostgreSQL and Redis', () 
   let second: RunningGateway;
   let secondDataDir: string;
   before(async () => {
-    gateway = await startTestGateway({ databaseKind: 'postgres', environment: { REDIS_URL: testRedisUrl() } });
+    gateway = await startTestGateway({ databaseKind: 'postgres', environment: { ...burstLimits, REDIS_URL: testRedisUrl() } });
     secondDataDir = mkdtempSync(path.join(tmpdir(), 'gateway-second-node-'));
     // Nodes share the master key that seals vendor credentials, as an operator copies it to each machine.
     copyFileSync(path.join(gateway.config.dataDir, 'master.key'), path.join(secondDataDir, 'master.key'));
