@@ -5,6 +5,7 @@ import { loadRouteTable } from '../catalog/route-table.ts';
 import { seedCatalog } from '../config/seed-catalog.ts';
 import { applyModelSync, previewModelSync, type ModelSyncDeps } from '../operator/model-sync.ts';
 import { listStoredRouteCosts } from '../operator/model-route-costs.ts';
+import { recordCliAction } from './audit-commands.ts';
 import { parseOptions, UsageError, type CliContext } from './cli-context.ts';
 
 const syncTimeoutMs = 30_000;
@@ -47,6 +48,13 @@ export async function runModelSyncCommand(context: CliContext, args: readonly st
     .filter((id) => id !== '');
   if (options.apply !== 'all' && ids.length === 0) throw new UsageError('--apply takes all or a list of model ids');
   const result = await applyModelSync(deps, { apply: options.apply === 'all' ? 'all' : ids });
+  for (const row of result.results.filter((candidate) => candidate.outcome === 'applied')) {
+    await recordCliAction(context, {
+      action: 'model.sync_applied',
+      target: { kind: 'model', id: row.id },
+      after: { change: row.change, price_source: result.price_source.kind },
+    });
+  }
   printResult(context, result);
 }
 

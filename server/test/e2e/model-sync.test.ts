@@ -198,6 +198,32 @@ for (const databaseKind of databaseKinds) {
       );
     });
 
+    test('the CLI applies a chosen list price change and records it in the audit log', async () => {
+      const data = JSON.parse(fixtureText) as { models: { id: string; prices: unknown }[] }[];
+      const haiku = data[0]?.models.find((model) => model.id === 'claude-haiku-4-5');
+      assert.ok(haiku);
+      haiku.prices = { input_mtok: 1.1, cache_write_mtok: 1.375, cache_read_mtok: 0.11, output_mtok: 5.5 };
+      priceData.answer = { status: 200, body: JSON.stringify(data) };
+      const shown = await runCli(gateway.config, ['model', 'sync'], { PRICE_DATA_URL: priceData.url });
+      assert.equal(shown.exitCode, 0, shown.stderr);
+      assert.match(shown.stdout, /price data: the published data/);
+      assert.match(shown.stdout, /price +claude-haiku-4-5 +Anthropic +in 1 → 1\.1, out 5 → 5\.5/);
+      const applied = await runCli(gateway.config, ['model', 'sync', '--apply', 'claude-haiku-4-5'], {
+        PRICE_DATA_URL: priceData.url,
+      });
+      assert.equal(applied.exitCode, 0, applied.stderr);
+      assert.match(applied.stdout, /applied +list_price +claude-haiku-4-5/);
+      assert.equal((await findModel(db(), 'claude-haiku-4-5'))?.list_input_rate_micros, 1_100_000);
+      const audit = await db()
+        .selectFrom('audit_events')
+        .selectAll()
+        .where('action', '=', 'model.sync_applied')
+        .where('target_id', '=', 'claude-haiku-4-5')
+        .execute();
+      assert.equal(audit.length, 1);
+      priceData.answer = { status: 200, body: fixtureText };
+    });
+
     test('the schedule is off by default; on, one node of several runs it and auto-adds new versions', async () => {
       assert.deepEqual((await api('/api/operator/models/sync/settings')).json, { interval_hours: 0, auto_add: 'off' });
       const invalid = await api('/api/operator/models/sync/settings', {

@@ -15,6 +15,8 @@ export function runCli(
     PATH: process.env.PATH ?? '',
     DATA_DIR: config.dataDir,
     ...(config.database.kind === 'postgres' ? { DATABASE_URL: config.database.url } : {}),
+    // Tests stay on loopback: `model sync` reads the bundled price data unless a test serves its own file.
+    PRICE_DATA_URL: 'off',
     ...extraEnvironment,
   };
   return new Promise((resolve, reject) => {

@@ -93,6 +93,8 @@ export async function startTestGateway(
     METRICS_TOKEN: testMetricsToken,
     // Tests of the operator API sign in with a password only, unless they test the second factor itself.
     REQUIRE_OPERATOR_TOTP: 'false',
+    // Tests stay on loopback: a model sync reads the bundled price data unless a test serves its own file.
+    PRICE_DATA_URL: 'off',
     ...database.environment,
     DATA_DIR: dataDir,
     ...options.environment,
