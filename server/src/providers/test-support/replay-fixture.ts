@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ChatChunk } from '../../openai-api/chat-completion.ts';
 import type { ProviderAdapter } from '../provider-adapter.ts';
 import { parseSse } from '../shared/parse-sse.ts';
+import { readRelayedJson } from '../shared/relayed-chunk.ts';
 import { parseBodyText } from '../shared/parse-error-body.ts';
 
 export const testIdentity = { requestedModel: 'client-model', createdUnixSeconds: 1_700_000_000, id: 'chatcmpl-test' };
@@ -35,7 +36,11 @@ export function parseResponseFixture(adapter: ProviderAdapter, url: URL) {
   return adapter.parseResponse({ body: readJsonFixture(url), ...testIdentity });
 }
 
-/** Replays a recorded SSE stream through parseSse and the adapter; `error` is what the stream threw, if anything. */
+/**
+ * Replays a recorded SSE stream through parseSse and the adapter; `error` is what the stream threw, if anything.
+ * A chunk the adapter forwards as the vendor wrote it is checked as the text the client is sent (the gateway's
+ * identity spliced in), since that text, not the parsed copy kept for billing, is what goes out.
+ */
 export async function replayStreamFixture(
   adapter: ProviderAdapter,
   url: URL,
@@ -43,9 +48,14 @@ export async function replayStreamFixture(
   const events = parseSse(streamBytes(new Uint8Array(readFileSync(url))));
   const chunks: ChatChunk[] = [];
   try {
-    for await (const chunk of adapter.parseStream({ events, ...testIdentity })) chunks.push(chunk);
+    for await (const chunk of adapter.parseStream({ events, ...testIdentity })) chunks.push(asSent(chunk));
     return { chunks, error: undefined };
   } catch (error) {
     return { chunks, error };
   }
+}
+
+function asSent(chunk: ChatChunk): ChatChunk {
+  const json = readRelayedJson(chunk);
+  return json === undefined ? chunk : (JSON.parse(json) as ChatChunk);
 }
