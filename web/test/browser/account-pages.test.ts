@@ -70,6 +70,7 @@ test('sign-up refuses weak and mismatched passwords, then shows the welcome bala
     'SBP (fast payments, RUB)',
     'YooMoney wallet (RUB)',
     'Bank card (USD)',
+    'USDT (TRC20)',
   ]);
   await page.locator('[data-panel="top-up"]').getByText('No top-ups yet.').waitFor();
   await screenshotFitting(page, 'dashboard');
