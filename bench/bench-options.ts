@@ -35,10 +35,12 @@ export type BenchOptions = {
   cpuProfileDir: string | undefined;
   /** Extra Node flags for the gateway processes, e.g. `--max-semi-space-size=8` (space-separated). */
   gatewayNodeArgs: readonly string[];
+  /** `PROCESSES` of the PostgreSQL + Redis gateway (SQLite refuses more than one). */
+  processes: number;
 };
 
 export const usage = `usage: npm run bench -- [--quick] [--no-postgres] [--profile DIR] [--only throughput,latency,streams,memory]
-                         [--gateway-node-args="FLAGS"]
+                         [--gateway-node-args="FLAGS"] [--processes N]
                          [--mock-port N --target-url URL --target-key KEY --target-model M [--target-pid PID]
                           [--target-header "name: value" ...]]`;
 
@@ -72,6 +74,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       'no-postgres': { type: 'boolean' },
       profile: { type: 'string' },
       'gateway-node-args': { type: 'string' },
+      processes: { type: 'string' },
       'mock-port': { type: 'string' },
       'target-url': { type: 'string' },
       'target-key': { type: 'string' },
@@ -84,6 +87,8 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   if (targetUrl !== undefined && (values['target-key'] === undefined || values['target-model'] === undefined)) {
     throw new Error('--target-url needs --target-key and --target-model');
   }
+  const processes = Number(values.processes ?? 1);
+  if (!Number.isInteger(processes) || processes < 1) throw new Error('--processes takes a whole number from 1');
   const isQuick = values.quick === true;
   return {
     isQuick,
@@ -103,6 +108,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     isPostgresSkipped: values['no-postgres'] === true,
     cpuProfileDir: values.profile,
     gatewayNodeArgs: (values['gateway-node-args'] ?? '').split(' ').filter((arg) => arg !== ''),
+    processes,
   };
 }
 

@@ -26,7 +26,7 @@ export type MemorySubject = {
 const chatPath = '/v1/chat/completions';
 const upstreamModel = 'mock-model';
 const sqliteLabel = 'gateway (SQLite)';
-const postgresLabel = 'gateway (PostgreSQL + Redis)';
+const postgresBaseLabel = 'gateway (PostgreSQL + Redis)';
 
 /** Starts every system; each started process registers its clean-up in `cleanups` at once. */
 export async function startSystems(input: {
@@ -36,6 +36,10 @@ export async function startSystems(input: {
   log: (line: string) => void;
 }): Promise<BenchSystems> {
   const { options, cleanups, log } = input;
+  // `--processes N` runs the PostgreSQL + Redis gateway as N processes on one port (PROCESSES, docs/operations.md).
+  const postgresLabel =
+    options.processes > 1 ? `${postgresBaseLabel.slice(0, -1)}, ${options.processes} processes)` : postgresBaseLabel;
+  const processesEnvironment = { PROCESSES: String(options.processes) };
   const mock = await startNodeProcess({
     args: [path.join(import.meta.dirname, 'processes/mock-upstream.ts'), String(options.mockPort)],
   });
@@ -92,12 +96,14 @@ export async function startSystems(input: {
         upstreamUrl: mock.url,
         nodeArgs: options.gatewayNodeArgs,
         database: await database(),
+        environment: processesEnvironment,
       });
       cleanups.push(scaled.close);
       gateways.push(target(postgresLabel, scaled, scaled.apiKey, scaled.model));
       memorySubjects.push({
         label: postgresLabel,
-        start: async () => fresh(postgresLabel, { database: await database() }).start(),
+        start: async () =>
+          fresh(postgresLabel, { database: await database(), environment: processesEnvironment }).start(),
       });
     }
   }

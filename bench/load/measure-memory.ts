@@ -111,9 +111,15 @@ async function readHeapUsedMb(origin: string): Promise<number | undefined> {
   return match?.[1] === undefined ? undefined : Number(match[1]) / 1024 / 1024;
 }
 
-/** VmRSS of a process on this machine, in MB (Linux /proc). */
+/**
+ * VmRSS of a process and its child processes on this machine, in MB (Linux /proc): under `--processes N` the
+ * measured pid is the launcher and the gateways are its children.
+ */
 export function readRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kilobytes = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1] ?? Number.NaN);
-  return kilobytes / 1024;
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+    .split(' ')
+    .filter((id) => id !== '');
+  return kilobytes / 1024 + children.reduce((sum, child) => sum + readRssMb(Number(child)), 0);
 }

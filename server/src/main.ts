@@ -1,8 +1,11 @@
+import cluster from 'node:cluster';
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { ConfigError, readConfig, type Config } from './config/config.ts';
 import { createLogger } from './logger.ts';
 import { describeWebSearch } from './search/start-web-search.ts';
 import { startGateway } from './start-gateway.ts';
+import { refuseProcesses, startProcesses, workerConfig } from './start-processes.ts';
 import { StartupError } from './startup-error.ts';
 
 /** Reads the configuration, or prints every bad key and exits 2. */
@@ -17,8 +20,19 @@ export function readConfigOrExit(): Config {
 }
 
 /** Starts the gateway, logs one clear line on where it listens, and shuts down cleanly on SIGTERM/SIGINT. */
-export async function runGateway(config: Config): Promise<void> {
-  const logger = createLogger({ level: config.logLevel });
+export async function runGateway(startConfig: Config): Promise<void> {
+  const logger = createLogger({ level: startConfig.logLevel });
+  const refusal = refuseProcesses(startConfig);
+  if (refusal !== undefined) {
+    process.stderr.write(`gateway: ${refusal}\n`);
+    process.exit(2);
+  }
+  if (startConfig.processes > 1 && cluster.isPrimary) {
+    startProcesses(startConfig, logger, fileURLToPath(import.meta.url));
+    return;
+  }
+  const index = cluster.isWorker ? startConfig.workerIndex : undefined;
+  const config = index === undefined ? startConfig : workerConfig(startConfig, index);
   applyMemoryMode(config);
   let gateway;
   try {

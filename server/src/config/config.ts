@@ -99,6 +99,9 @@ const environmentSchema = z.object({
     })
     .default('*'),
   MEMORY_MODE: z.enum(['throughput', 'lean']).default('throughput'),
+  PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
+  // Set by the PROCESSES launcher for the gateways it forks (server/src/start-processes.ts), not by operators.
+  GATEWAY_WORKER_INDEX: z.coerce.number().int().min(0).max(63).optional(),
   // Node's own; read only to tell whether V8 was started with a young-generation cap (main.ts).
   NODE_OPTIONS: z.string().default(''),
   IMAGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(900_000).default(300_000),
@@ -190,6 +193,10 @@ export type Config = {
    * half the resident memory under many streams at the cost of CPU per request (docs/benchmarks.md).
    */
   readonly memoryMode: 'throughput' | 'lean';
+  /** Gateway processes sharing the port (server/src/start-processes.ts); above 1 needs PostgreSQL and Redis. */
+  readonly processes: number;
+  /** This process's slot (0..PROCESSES-1) when the launcher forked it. */
+  readonly workerIndex: number | undefined;
   /** Node's NODE_OPTIONS as the process was started with them (V8's heap sizes are fixed at start). */
   readonly nodeOptions: string;
   /** How long one upstream route may take to deliver every image of a request (polls and downloads included). */
@@ -304,6 +311,8 @@ export function parseConfig(environment: Readonly<Record<string, string | undefi
     keepAliveIntervalMs: values.KEEPALIVE_INTERVAL_MS,
     corsOrigins: values.CORS_ORIGINS,
     memoryMode: values.MEMORY_MODE,
+    processes: values.PROCESSES,
+    workerIndex: values.GATEWAY_WORKER_INDEX,
     nodeOptions: values.NODE_OPTIONS,
     imageTimeoutMs: values.IMAGE_TIMEOUT_MS,
     shutdownGraceMs: values.SHUTDOWN_GRACE_MS,

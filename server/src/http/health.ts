@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import cluster from 'node:cluster';
 
 export type HealthDeps = {
   /** One trivial query; throws when the database is unreachable. */
@@ -11,12 +12,14 @@ export type HealthDeps = {
 };
 
 /**
- * `/healthz`: the process answers. `/readyz`: it should receive traffic (database and Redis reachable, not draining):
+ * `/healthz`: the process answers (with its `worker` id under PROCESSES > 1). `/readyz`: it should receive traffic (database and Redis reachable, not draining):
  * 200 `ready`, or 200 `degraded` with `web_search` when searches keep failing or no engine is configured (the node
  * still serves everything else), else 503 with the reason.
  */
 export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): void {
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  // Under PROCESSES > 1, which process answered (node:cluster's worker id), so an operator can see all of them serve.
+  const worker = cluster.worker?.id;
+  app.get('/healthz', async () => (worker === undefined ? { status: 'ok' } : { status: 'ok', worker }));
   app.get('/readyz', async (_request, reply) => {
     if (deps.isShuttingDown()) return reply.status(503).send({ status: 'shutting_down' });
     try {
