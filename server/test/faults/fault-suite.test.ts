@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { after, before, test } from 'node:test';
+import { addSimulatorRoute, createFaultAccounts, runBurst, type CallOutcome } from './fault-burst.ts';
+import { startFaultNodes, startFaultServices, type FaultNodes, type FaultServices } from './fault-cluster.ts';
+import { checkMoney, waitForHoldsReleased, type FaultReport } from './fault-money.ts';
+
+/**
+ * The fault-injection suite (docs/operations.md, "Fault suite"): three gateway processes on their own PostgreSQL and
+ * Redis under a burst of streamed and non-streamed calls from five accounts whose balances cover only a few holds
+ * each, one fault injected mid-burst, then the money rules checked against the shared database.
+ */
+let services: FaultServices;
+before(async () => {
+  services = await startFaultServices();
+  await addSimulatorRoute(services);
+});
+after(async () => {
+  await services.stop();
+});
+
+/** A balance that covers one hold of a call (300 output tokens) at a time, and about eight whole answers (40 words). */
+const balanceUsd = '0.0003';
+const burstCalls = 90;
+const burstSpacingMs = 25;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function sendRedisCommand(port: number, command: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(`*1\r\n$${command.length}\r\n${command}\r\n`));
+    socket.once('data', (data) => {
+      socket.end();
+      resolve(data.toString());
+    });
+    socket.once('error', reject);
+  });
+}
+
+/** Runs one scenario: nodes, accounts, the burst with `inject` fired after `faultAtMs`, then the money check. */
+async function runScenario(input: {
+  name: string;
+  faultAtMs: number;
+  inject: (cluster: FaultNodes) => Promise<void>;
+  /** Nodes the scenario kills on purpose; any other node that exits breaks the scenario. */
+  killed?: readonly string[];
+}): Promise<FaultReport> {
+  const cluster = await startFaultNodes(services);
+  try {
+    const accounts = await createFaultAccounts(services, { prefix: input.name, count: 5, balanceUsd });
+    const burst = runBurst({ nodes: cluster.nodes, accounts, count: burstCalls, spacingMs: burstSpacingMs });
+    await sleep(input.faultAtMs);
+    await input.inject(cluster);
+    const outcomes: CallOutcome[] = await burst;
+    const living = cluster.nodes.filter(
+      (node) => node.process.child.exitCode === null && node.process.child.signalCode === null,
+    );
+    const reader = living[0];
+    assert.ok(reader, 'a node is still running');
+    const heldMicros = await waitForHoldsReleased(reader.url, accounts);
+    const report = await checkMoney({ postgresUrl: services.postgresUrl, accounts, outcomes, heldMicros });
+    for (const node of cluster.nodes.filter((each) => !living.includes(each) && !input.killed?.includes(each.name))) {
+      const lastLines = node.process.output().trimEnd().split('\n').slice(-6).join('\n    ');
+      report.broken.push(
+        `${node.name} exited (${node.process.child.exitCode ?? node.process.child.signalCode}):\n    ${lastLines}`,
+      );
+    }
+    const { broken, ...figures } = report;
+    process.stdout.write(`fault suite, ${input.name}: ${JSON.stringify(figures)}\n`);
+    for (const line of broken) process.stdout.write(`  broken: ${line}\n`);
+    return report;
+  } finally {
+    await cluster.stop();
+  }
+}
+
+function assertMoneyRules(report: FaultReport): void {
+  assert.ok(report.completed > 0, 'some calls completed around the fault');
+  assert.deepEqual(report.broken, [], 'no money rule broken');
+  assert.equal(report.charged, report.completed, 'every completed call charged exactly once');
+  assert.ok(report.lowestBalanceUsd >= 0, 'no balance below zero');
+  assert.equal(report.heldUsd, 0, 'no hold outlives its lease');
+}
+
+test('one node kill -9ed mid-stream', async () => {
+  const report = await runScenario({
+    name: 'kill-9',
+    killed: ['node-2'],
+    faultAtMs: 900,
+    inject: async (cluster) => {
+      const victim = cluster.nodes[1]!;
+      victim.process.child.kill('SIGKILL');
+      await victim.process.processExited;
+    },
+  });
+  assert.ok(report.cut > 0, 'the kill cut some calls');
+  assertMoneyRules(report);
+});
+
+test('Redis flushed (FLUSHALL), then restarted empty, mid-burst', async () => {
+  const report = await runScenario({
+    name: 'redis-flush',
+    faultAtMs: 700,
+    inject: async () => {
+      assert.equal(await sendRedisCommand(services.redisPort, 'FLUSHALL'), '+OK\r\n');
+      await sleep(600);
+      await services.restartRedisEmpty();
+    },
+  });
+  assertMoneyRules(report);
+});
+
+test('PostgreSQL restarted mid-burst', async () => {
+  const report = await runScenario({
+    name: 'postgres-restart',
+    faultAtMs: 900,
+    inject: () => services.restartPostgres(),
+  });
+  assertMoneyRules(report);
+});
+
+test('the network between a node and Redis cut for longer than a lease, then healed', async () => {
+  const report = await runScenario({
+    name: 'redis-partition',
+    faultAtMs: 700,
+    inject: async (cluster) => {
+      await cluster.redisProxy.cut();
+      await sleep(12_000);
+      await cluster.redisProxy.heal();
+    },
+  });
+  assertMoneyRules(report);
+});
