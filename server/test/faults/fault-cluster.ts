@@ -138,12 +138,21 @@ export async function startFaultNode(services: FaultServices, name: string, redi
   return { name, process: gateway, url: await waitForListening(gateway), dataDir };
 }
 
-export async function stopFaultNode(node: FaultNode): Promise<void> {
+/** SIGTERM, then SIGKILL after `graceMs`; resolves whether the node exited on its own. */
+export async function stopFaultNode(node: FaultNode, graceMs = 10_000): Promise<boolean> {
+  let isClean = true;
   if (node.process.child.exitCode === null && node.process.child.signalCode === null) {
     node.process.child.kill('SIGTERM');
+    const timer = setTimeout(() => {
+      isClean = false;
+      node.process.child.kill('SIGKILL');
+    }, graceMs);
+    await node.process.processExited;
+    clearTimeout(timer);
   }
-  await node.process.exited;
   rmSync(node.dataDir, { recursive: true, force: true });
+  if (!isClean) process.stdout.write(`fault suite: ${node.name} did not exit within ${graceMs} ms of SIGTERM\n`);
+  return isClean;
 }
 
 /** Three nodes; the first migrates the database alone, then two more start, the last behind the cuttable proxy. */
@@ -161,7 +170,7 @@ export async function startFaultNodes(services: FaultServices): Promise<FaultNod
   const failed = started.find((result) => result.status === 'rejected');
   const running = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   if (failed) {
-    await Promise.all(running.map(stopFaultNode));
+    await Promise.all(running.map((node) => stopFaultNode(node)));
     await redisProxy.close();
     throw failed.reason;
   }
@@ -171,7 +180,7 @@ export async function startFaultNodes(services: FaultServices): Promise<FaultNod
     nodes,
     redisProxy,
     stop: async () => {
-      await Promise.all(nodes.map(stopFaultNode));
+      await Promise.all(nodes.map((node) => stopFaultNode(node)));
       await redisProxy.close();
     },
   };
