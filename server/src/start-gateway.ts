@@ -10,6 +10,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp, type AppDeps } from './app.ts';
 import { createMemoryCreditHolds, type CreditHolds } from './billing/credit-holds.ts';
 import { createRedisCreditHolds } from './billing/redis-credit-holds.ts';
+import { creditKeyPrefix } from './billing/reap-credit-node.ts';
+import { findInstanceSetting } from './db/instance-settings.ts';
+import { startCreditLease } from './billing/start-credit-lease.ts';
+import { createDeliveryCheckpoints } from './billing/delivery-checkpoints.ts';
+import { createLocalDeliveryFile, recoverLocalDeliveries } from './billing/local-delivery-file.ts';
 import { createSettlementWriter, recoverSettlementJournal } from './billing/settlement-writer.ts';
 import { createChargeWriter } from './db/charge-writer.ts';
 import { claimJournalDirectory } from './db/settlement-journal.ts';
@@ -168,7 +173,13 @@ async function openStorage(stack: AsyncDisposableStack, config: Config, logger: 
           async (client) => void (await client.quit()),
         );
   stack.adopt(claimJournalDirectory(path.join(config.dataDir, journalFolder)), (lock) => lock.release());
-  const creditHolds = await startCreditHolds({ db: database.settlementDb, redis, dataDir: config.dataDir, logger });
+  const creditHolds = await startCreditHolds({
+    db: database.settlementDb,
+    redis,
+    dataDir: config.dataDir,
+    logger,
+    stack,
+  });
   const settlements = stack.adopt(
     createSettlementWriter({
       db: database.settlementDb,
@@ -440,6 +451,20 @@ async function startMetricsAddress(
 
 const journalFolder = 'settlements';
 
+/** One node without Redis: bills what its previous life's streams delivered, then checkpoints its own to a file. */
+async function startLocalCreditHolds(input: { db: DatabaseHandle['db']; dataDir: string; logger: Logger }) {
+  const filePath = path.join(input.dataDir, journalFolder, 'deliveries.ndjson');
+  const recovered = await recoverLocalDeliveries({ db: input.db, filePath });
+  if (recovered.chargeCount > 0) {
+    input.logger.warn({ charges: recovered.chargeCount }, 'billed the streams a stopped process had delivered');
+  }
+  const deliveries = createDeliveryCheckpoints({
+    write: createLocalDeliveryFile(filePath).write,
+    onError: (error) => input.logger.error({ err: error }, 'writing stream delivery checkpoints failed'),
+  });
+  return createMemoryCreditHolds({ db: input.db, deliveries });
+}
+
 /**
  * Credit holds in memory (one node) or in Redis (several nodes), after the charges an earlier process journaled
  * but did not write are in the database: a restarted node then takes back the holds and pending charges it left.
@@ -449,6 +474,7 @@ async function startCreditHolds(input: {
   redis: Redis | undefined;
   dataDir: string;
   logger: Logger;
+  stack: AsyncDisposableStack;
 }): Promise<CreditHolds> {
   const recovered = await recoverSettlementJournal({
     db: input.db,
@@ -457,10 +483,14 @@ async function startCreditHolds(input: {
   if (recovered.chargeCount > 0) {
     input.logger.warn({ charges: recovered.chargeCount }, 'wrote the charges a stopped process had journaled');
   }
-  if (!input.redis) return createMemoryCreditHolds({ db: input.db });
+  if (!input.redis) return startLocalCreditHolds(input);
   const nodeId = loadNodeId(input.dataDir);
-  const shared = createRedisCreditHolds({ db: input.db, redis: input.redis, keyPrefix: 'gw:', nodeId });
+  const installation = await findInstanceSetting(input.db, 'master_key_fingerprint');
+  const keyPrefix = creditKeyPrefix(installation);
+  const onError = (error: unknown) => input.logger.error({ err: error }, 'writing stream delivery checkpoints failed');
+  const shared = createRedisCreditHolds({ db: input.db, redis: input.redis, keyPrefix, nodeId, onError });
   const released = await shared.forgetPreviousLife(recovered.userIds);
   if (released > 0) input.logger.warn({ holds: released }, 'released the credit holds a stopped process left');
+  input.stack.adopt(startCreditLease(shared, input.logger), (lease) => lease.stop());
   return shared;
 }

@@ -1,7 +1,9 @@
 import type { Database } from '../db/database.ts';
 import type { BalanceSnapshot } from '../db/ledger.ts';
+import type { JournaledCharge } from '../db/settlement-journal.ts';
 import { listBalanceSnapshots } from '../db/users.ts';
 import { createSingleFlight } from '../lib/single-flight.ts';
+import type { DeliveryCheckpoints } from './delivery-checkpoints.ts';
 
 /**
  * Money set aside for one call before the upstream is asked; captured or released when the call ends. `holdId` is
@@ -11,7 +13,13 @@ import { createSingleFlight } from '../lib/single-flight.ts';
 export type CreditHold = { holdId: string; userId: string; heldMicros: number };
 
 /** Charges of one user that reached the database in one commit, and the balance that commit left. */
-export type CommittedCharges = { userId: string; capturedMicros: number; balance: BalanceSnapshot | undefined };
+export type CommittedCharges = {
+  userId: string;
+  capturedMicros: number;
+  balance: BalanceSnapshot | undefined;
+  /** The holds whose charges these are (their copies kept for recovery by another node can go). */
+  holdIds?: readonly string[];
+};
 
 /**
  * What an account can spend: its balance in the database, less the holds of calls in flight, less the charges that
@@ -30,9 +38,10 @@ export type CreditHolds = {
   }) => Promise<CreditHold | undefined>;
   /**
    * The call's charge is in the settlement journal: the hold becomes a pending charge of `capturedMicros`. False when
-   * the hold was already closed (nothing became pending).
+   * the hold was already closed (nothing became pending). With several nodes the charge is kept beside the pending
+   * amount until it is in the database, so that another node can write it if this one dies.
    */
-  capture: (hold: CreditHold, capturedMicros: number) => Promise<boolean>;
+  capture: (hold: CreditHold, capturedMicros: number, charge?: JournaledCharge) => Promise<boolean>;
   /** Journaled charges reached the database: they stop being pending and the balances of that commit apply. */
   applyCommitted: (charges: readonly CommittedCharges[]) => Promise<void>;
   /** The call ends without a charge. */
@@ -44,12 +53,20 @@ export type CreditHolds = {
   availableMicros: (userId: string) => Promise<number>;
   /** Re-reads the balances of every known account (after a top-up, adjustment or another node's charge). */
   refresh: () => Promise<void>;
+  /**
+   * With several nodes: what a stream delivered so far, as the charge to write if this node dies before settling it.
+   * Kept where any node can read it, at most `checkpointIntervalMs` late; the reaper of a dead node writes it.
+   */
+  recordDelivery?: (hold: CreditHold, charge: () => JournaledCharge) => void;
 };
 
 type AccountState = { balanceMicros: number; version: number; heldMicros: number; pendingMicros: number };
 
-/** Credit holds of a single gateway node, in memory: a crash releases them by construction. */
-export function createMemoryCreditHolds(deps: { db: Database }): CreditHolds {
+/**
+ * Credit holds of a single gateway node, in memory: a crash releases them by construction. Its streams' deliveries
+ * are checkpointed to `deliveries` (a local file), which the next start bills.
+ */
+export function createMemoryCreditHolds(deps: { db: Database; deliveries?: DeliveryCheckpoints }): CreditHolds {
   const accounts = new Map<string, AccountState>();
   const loadOnce = createSingleFlight<AccountState>();
   const openHolds = new Set<string>();
@@ -85,6 +102,7 @@ export function createMemoryCreditHolds(deps: { db: Database }): CreditHolds {
   /** True when the hold was still open: it is closed now, and its amount leaves the account's holds. */
   const close = (hold: CreditHold): boolean => {
     if (!openHolds.delete(hold.holdId)) return false;
+    deps.deliveries?.forget(hold.holdId);
     const state = accounts.get(hold.userId);
     if (state) state.heldMicros -= hold.heldMicros;
     return true;
@@ -127,5 +145,8 @@ export function createMemoryCreditHolds(deps: { db: Database }): CreditHolds {
       return state.balanceMicros - state.heldMicros - state.pendingMicros;
     },
     refresh: () => reload([...accounts.keys()]),
+    recordDelivery: (hold, charge) => {
+      if (openHolds.has(hold.holdId)) deps.deliveries?.record(hold.holdId, charge);
+    },
   };
 }

@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Database } from '../db/database.ts';
 import type { BalanceSnapshot } from '../db/ledger.ts';
@@ -5,213 +7,239 @@ import { listBalanceSnapshots } from '../db/users.ts';
 import { chunk } from '../lib/chunk.ts';
 import { createSingleFlight } from '../lib/single-flight.ts';
 import type { CommittedCharges, CreditHolds } from './credit-holds.ts';
-
-/**
- * One hash per account in Redis, shared by every node: `b` balance and `v` its version (as the database last
- * reported them), `h` held by calls in flight, `p` charged but not yet in the database. Each node also keeps a
- * registry of its own holds (`<hold id>` → `<user> <amount>`) and pending charges (`<user>` → amount), so that when it
- * restarts it can take back what its previous life left. Every script is atomic, so two nodes can never both take
- * the same credit. Amounts leave `h` and `p` only while the account hash exists: an account Redis lost (eviction,
- * restart, expiry) is reloaded from the database instead of going negative. Keys outside KEYS are touched only by
- * the restart script: this needs a single Redis server (or a primary), not Redis Cluster.
- */
-const reserveScript = `
-local f = redis.call('HMGET', KEYS[1], 'b', 'h', 'p')
-if not f[1] then return {0, 0} end
-local available = tonumber(f[1]) - tonumber(f[2] or '0') - tonumber(f[3] or '0')
-if available < tonumber(ARGV[2]) then return {2, available} end
-local held = math.min(tonumber(ARGV[1]), available)
-redis.call('HINCRBY', KEYS[1], 'h', held)
-redis.call('HSET', KEYS[2], ARGV[3], ARGV[4] .. ' ' .. held)
-redis.call('EXPIRE', KEYS[1], ARGV[5])
-return {1, held}
-`;
-
-const loadScript = `
-local version = redis.call('HGET', KEYS[1], 'v')
-if (not version) and ARGV[4] == 'refresh' then
-  redis.call('SREM', KEYS[2], ARGV[5])
-  return 0
-end
-if (not version) or tonumber(version) < tonumber(ARGV[2]) then
-  redis.call('HSET', KEYS[1], 'b', ARGV[1], 'v', ARGV[2])
-end
-redis.call('EXPIRE', KEYS[1], ARGV[3])
-redis.call('SADD', KEYS[2], ARGV[5])
-return 1
-`;
-
-const takeHold = `
-local hold = redis.call('HGET', KEYS[2], ARGV[1])
-if not hold then return 0 end
-redis.call('HDEL', KEYS[2], ARGV[1])
-if redis.call('EXISTS', KEYS[1]) == 1 then
-  redis.call('HINCRBY', KEYS[1], 'h', -tonumber(string.match(hold, ' (%-?%d+)$')))
-end
-`;
-
-const captureScript = `${takeHold}
-local captured = tonumber(ARGV[2])
-if captured > 0 then
-  redis.call('HINCRBY', KEYS[1], 'p', captured)
-  redis.call('HINCRBY', KEYS[3], ARGV[3], captured)
-  redis.call('EXPIRE', KEYS[1], ARGV[4])
-end
-return 1
-`;
-
-const releaseScript = `${takeHold}
-return 1
-`;
-
-const applyScript = `
-local captured = tonumber(ARGV[1])
-local exists = redis.call('EXISTS', KEYS[1]) == 1
-if captured > 0 then
-  if exists then redis.call('HINCRBY', KEYS[1], 'p', -captured) end
-  if redis.call('HINCRBY', KEYS[2], ARGV[4], -captured) <= 0 then redis.call('HDEL', KEYS[2], ARGV[4]) end
-end
-local version = redis.call('HGET', KEYS[1], 'v')
-if ARGV[3] ~= '' and version and tonumber(version) < tonumber(ARGV[3]) then
-  redis.call('HSET', KEYS[1], 'b', ARGV[2], 'v', ARGV[3])
-end
-return 1
-`;
-
-const forgetNodeScript = `
-local holds = redis.call('HGETALL', KEYS[1])
-for i = 1, #holds, 2 do
-  local user, held = string.match(holds[i + 1], '^(.*) (%-?%d+)$')
-  if redis.call('EXISTS', ARGV[1] .. user) == 1 then
-    redis.call('HINCRBY', ARGV[1] .. user, 'h', -tonumber(held))
-  end
-end
-local pending = redis.call('HGETALL', KEYS[2])
-for i = 1, #pending, 2 do
-  if redis.call('EXISTS', ARGV[1] .. pending[i]) == 1 then
-    redis.call('HINCRBY', ARGV[1] .. pending[i], 'p', -tonumber(pending[i + 1]))
-  end
-end
-redis.call('DEL', KEYS[1], KEYS[2])
-return #holds / 2
-`;
+import { createDeliveryCheckpoints } from './delivery-checkpoints.ts';
+import { creditNodeKeys, reapCreditNode } from './reap-credit-node.ts';
+import {
+  applyScript,
+  captureScript,
+  loadScript,
+  openGenerationScript,
+  checkpointScript,
+  registerScript,
+  releaseScript,
+  renewLeaseScript,
+  reserveScript,
+} from './redis-credit-scripts.ts';
 
 /** Idle accounts leave Redis after a week; the next call reloads the balance from the database. */
 const accountTtlSeconds = 7 * 24 * 3600;
 const refreshBatchSize = 500;
+/** How long a node's registration lives without a renewal; then any node may reap it (docs/billing.md). */
+export const defaultLeaseMs = 10_000;
+/** After Redis lost its state, how long new holds wait while live nodes re-post theirs (> one heartbeat). */
+export const defaultRecoveryWindowMs = 3_000;
+const recoveryPollMs = 100;
 
 export type RedisCreditHolds = CreditHolds & {
   /**
-   * At start, after the journal of the previous process with this node id is written to the database: reloads the
-   * balances of the given accounts and of those the previous life left pending charges for (their charges may be in
-   * the database while Redis still shows the older balance), then takes back that life's holds and pending charges.
-   * Returns how many holds were released.
+   * At start, after the journal of the previous process with this node id is written to the database: writes the
+   * charges that life left in Redis, reloads the balances it touched, takes back its holds and pending charges, and
+   * registers this life. Returns how many holds were released.
    */
   forgetPreviousLife: (accountsToReload: readonly string[]) => Promise<number>;
+  /**
+   * Once a second: renews this node's lease (re-posting what it holds when Redis lost it), then reaps every node
+   * whose lease ran out: writes the charges it left, then frees its holds and pending charges. Returns the reaped ids.
+   */
+  heartbeat: () => Promise<string[]>;
 };
 
-/** Credit holds shared by every gateway node through Redis (`REDIS_URL`). */
+type Outcome = [code: number, amount: number];
+/** An outcome and how many registrations had been sent when its command was. */
+type Moved = [code: number, amount: number, sentAfterRegistrations: number];
+
+/**
+ * Credit holds shared by every gateway node through Redis (`REDIS_URL`). The node also keeps in memory every hold it
+ * has open, every charge it journaled that is not yet in the database and the amounts pending per account: that is
+ * what it re-posts when Redis lost its state, so no node ever trusts a balance Redis rebuilt without the holds of the
+ * calls in flight (docs/billing.md, "Holds that survive a fault").
+ */
 export function createRedisCreditHolds(deps: {
   db: Database;
   redis: Redis;
   keyPrefix: string;
   nodeId: string;
+  leaseMs?: number;
+  recoveryWindowMs?: number;
+  /** A batch of delivery checkpoints could not be written (the next one carries them again). */
+  onError?: (error: unknown) => void;
 }): RedisCreditHolds {
-  const { redis } = deps;
-  const accountPrefix = `${deps.keyPrefix}credit:`;
+  const { redis, keyPrefix, nodeId } = deps;
+  const leaseMs = deps.leaseMs ?? defaultLeaseMs;
+  const recoveryWindowMs = deps.recoveryWindowMs ?? defaultRecoveryWindowMs;
+  const accountPrefix = `${keyPrefix}credit:`;
   const accountKey = (userId: string) => `${accountPrefix}${userId}`;
-  const nodeHolds = `${deps.keyPrefix}node:${deps.nodeId}:holds`;
-  const nodePending = `${deps.keyPrefix}node:${deps.nodeId}:pending`;
-  const accounts = `${deps.keyPrefix}credit-accounts`;
+  const generationKey = `${keyPrefix}credit-generation`;
+  const recoveringKey = `${keyPrefix}credit-recovering`;
+  const nodesKey = `${keyPrefix}credit-nodes`;
+  const accounts = `${keyPrefix}credit-accounts`;
+  const own = creditNodeKeys(keyPrefix, nodeId);
+  const openHolds = new Map<string, { userId: string; heldMicros: number }>();
+  const pendingByUser = new Map<string, number>();
+  const unwrittenCharges = new Map<string, string>();
+  let generation = '';
   let holdSequence = 0;
+  /** Raised as each registration is sent: a reservation sent before it was wiped by it and is taken again. */
+  let registrations = 0;
+  /** A command that moves credit failed on the way: Redis may differ from memory until the next registration. */
+  let isOutOfSync = false;
+
+  const evalOutcome = async (script: string, keys: string[], args: string[]): Promise<Outcome> =>
+    (await redis.eval(script, keys.length, ...keys, generation, ...args)) as Outcome;
+
+  /** What this node knows, as the register script takes it; amounts as strings so Lua keeps them integers. */
+  const knownState = () =>
+    JSON.stringify({
+      holds: [...openHolds].map(([holdId, hold]) => [holdId, hold.userId, String(hold.heldMicros)]),
+      pending: [...pendingByUser].filter(([, amount]) => amount > 0).map(([user, amount]) => [user, String(amount)]),
+      charges: [...unwrittenCharges],
+    });
+  const registerOnce = createSingleFlight<void>();
+  /** Joins Redis's generation (opening one when Redis has none) and re-posts this node's holds and pending charges. */
+  const register = (): Promise<void> =>
+    registerOnce('register', async () => {
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        const current = String(
+          await redis.eval(openGenerationScript, 2, generationKey, recoveringKey, newGeneration(), recoveryWindowMs),
+        );
+        // The generation switch and the snapshot happen in one turn, and the script is sent in the same turn, so
+        // every later command runs after it and every earlier one is in the snapshot or was refused.
+        generation = current;
+        registrations += 1;
+        const registered = Number(
+          await redis.eval(
+            registerScript,
+            8,
+            generationKey,
+            own.registration,
+            own.holds,
+            own.pending,
+            own.charges,
+            own.lease,
+            nodesKey,
+            own.deliveries,
+            current,
+            accountPrefix,
+            leaseMs,
+            nodeId,
+            knownState(),
+          ),
+        );
+        if (registered >= 0) {
+          isOutOfSync = false;
+          deliveries.rewriteAll();
+          return;
+        }
+      }
+      throw new Error('Redis changed its credit generation five times during one registration');
+    });
 
   const load = async (snapshots: readonly BalanceSnapshot[], mode: 'reserve' | 'refresh') => {
     if (snapshots.length === 0) return;
     const pipeline = redis.pipeline();
     for (const snapshot of snapshots) {
-      pipeline.eval(
-        loadScript,
-        2,
-        accountKey(snapshot.userId),
-        accounts,
-        String(snapshot.balanceMicros),
-        String(snapshot.version),
-        String(accountTtlSeconds),
-        mode,
-        snapshot.userId,
-      );
+      const keys = [generationKey, own.registration, accountKey(snapshot.userId), accounts];
+      const args = [String(snapshot.balanceMicros), String(snapshot.version), String(accountTtlSeconds), mode];
+      pipeline.eval(loadScript, keys.length, ...keys, generation, ...args, snapshot.userId);
     }
     throwFirstError(await pipeline.exec());
   };
   const reload = async (userIds: readonly string[], mode: 'reserve' | 'refresh') => {
     for (const part of chunk(userIds, refreshBatchSize)) await load(await listBalanceSnapshots(deps.db, part), mode);
   };
-  /**
-   * One database read per account however many calls find it missing from Redis at once (a burst of a thousand
-   * streams from a fresh account would otherwise queue a thousand reads on the pool and time some out). Only `reserve`
-   * loads are shared: they write only an account Redis lacks, so a read that began a moment earlier serves as well.
-   */
+  /** One database read per account however many calls find it missing from Redis at once. */
   const loadOnce = createSingleFlight<void>();
   const loadMissing = (userId: string): Promise<void> => loadOnce(userId, () => reload([userId], 'reserve'));
-  const reserveOnce = async (input: { userId: string; holdId: string; desiredMicros: number; minimumMicros: number }) =>
-    (await redis.eval(
-      reserveScript,
-      2,
-      accountKey(input.userId),
-      nodeHolds,
-      String(input.desiredMicros),
-      String(input.minimumMicros),
-      input.holdId,
-      input.userId,
-      String(accountTtlSeconds),
-    )) as [number, number];
-  const free = async (holdId: string, userId: string) =>
-    Number(await redis.eval(releaseScript, 2, accountKey(userId), nodeHolds, holdId)) === 1;
-  const available = async (userId: string): Promise<number> => {
-    const [balance, held, pending] = await redis.hmget(accountKey(userId), 'b', 'h', 'p');
-    return Number(balance ?? 0) - Number(held ?? 0) - Number(pending ?? 0);
+
+  /** Runs a script that moves credit; when this node is not registered in Redis's generation, registers first. */
+  const moveCredit = async (script: string, keys: string[], args: string[]): Promise<Moved> => {
+    if (generation === '') await register();
+    const sentAfter = registrations;
+    const outcome = await evalOutcome(script, [generationKey, own.registration, ...keys], args).catch(
+      (error: unknown) => {
+        isOutOfSync = true;
+        throw error;
+      },
+    );
+    if (outcome[0] === -1) await register();
+    return [outcome[0], outcome[1], sentAfter];
   };
+  const free = async (holdId: string, userId: string): Promise<void> => {
+    if (!openHolds.delete(holdId)) return;
+    deliveries.forget(holdId);
+    const [code] = await moveCredit(releaseScript, [accountKey(userId), own.holds, own.deliveries], [holdId]);
+    if (code === 0) await register();
+  };
+
+  const reserveOnce = (input: { userId: string; holdId: string; desiredMicros: number; minimumMicros: number }) =>
+    moveCredit(
+      reserveScript,
+      [recoveringKey, accountKey(input.userId), own.holds],
+      [String(input.desiredMicros), String(input.minimumMicros), input.holdId, input.userId, String(accountTtlSeconds)],
+    );
+
+  const reapNode = (id: string, mode: 'expired' | 'own'): Promise<number> =>
+    reapCreditNode({ ...deps, reload: (userIds) => reload(userIds, 'refresh') }, id, mode);
+  const deliveries = createDeliveryCheckpoints({
+    write: async (checkpoints) => {
+      // Closing a hold drops its checkpoint in the same script, so only new deliveries need writing.
+      if (checkpoints.length === 0) return;
+      await moveCredit(checkpointScript, [own.holds, own.deliveries], checkpoints.flat());
+    },
+    onError: deps.onError ?? (() => undefined),
+  });
 
   return {
     reserve: async (input) => {
       holdSequence += 1;
       const holdId = `${input.holdId}#${holdSequence}`;
-      let [outcome, amount] = await reserveOnce({ ...input, holdId });
-      if (outcome === 0) {
-        await loadMissing(input.userId);
-        [outcome, amount] = await reserveOnce({ ...input, holdId });
+      const maxAttempts = Math.ceil(recoveryWindowMs / recoveryPollMs) + 10;
+      for (let attempt = 0; attempt < maxAttempts; attempt += 1) {
+        const [code, amount, sentAfter] = await reserveOnce({ ...input, holdId });
+        if (code === 1 && sentAfter !== registrations) continue;
+        if (code === 1) {
+          openHolds.set(holdId, { userId: input.userId, heldMicros: amount });
+          return { holdId, userId: input.userId, heldMicros: amount };
+        }
+        if (code === 2) return undefined;
+        if (code === 0) await loadMissing(input.userId);
+        // While live nodes re-post after a loss, new holds wait: the balance Redis shows is not yet complete.
+        if (code === 3) await sleep(recoveryPollMs);
       }
-      return outcome === 1 ? { holdId, userId: input.userId, heldMicros: amount } : undefined;
+      throw new Error('credit holds stayed unavailable in Redis (recovering or changing generation)');
     },
-    capture: async (hold, capturedMicros) =>
-      Number(
-        await redis.eval(
-          captureScript,
-          3,
-          accountKey(hold.userId),
-          nodeHolds,
-          nodePending,
-          hold.holdId,
-          String(capturedMicros),
-          hold.userId,
-          String(accountTtlSeconds),
-        ),
-      ) === 1,
+    capture: async (hold, capturedMicros, charge) => {
+      // Memory first: whatever Redis does with this command, a later re-registration carries the outcome.
+      if (!openHolds.delete(hold.holdId)) return false;
+      deliveries.forget(hold.holdId);
+      const chargeText = capturedMicros > 0 && charge ? JSON.stringify(charge) : '';
+      if (capturedMicros > 0) pendingByUser.set(hold.userId, (pendingByUser.get(hold.userId) ?? 0) + capturedMicros);
+      if (chargeText !== '') unwrittenCharges.set(hold.holdId, chargeText);
+      const keys = [accountKey(hold.userId), own.holds, own.pending, own.charges, own.deliveries];
+      const args = [hold.holdId, String(capturedMicros), hold.userId, String(accountTtlSeconds), chargeText];
+      const [code] = await moveCredit(captureScript, keys, args);
+      // Redis no longer had the hold memory had: it lost state under this generation, so this node re-posts.
+      if (code === 0) await register();
+      return true;
+    },
     applyCommitted: async (charges) => {
       const pipeline = redis.pipeline();
       for (const charge of sumPerAccount(charges)) {
-        pipeline.eval(
-          applyScript,
-          2,
-          accountKey(charge.userId),
-          nodePending,
-          String(charge.capturedMicros),
-          String(charge.balance?.balanceMicros ?? ''),
-          String(charge.balance?.version ?? ''),
-          charge.userId,
-        );
+        const left = (pendingByUser.get(charge.userId) ?? 0) - charge.capturedMicros;
+        if (left > 0) pendingByUser.set(charge.userId, left);
+        else pendingByUser.delete(charge.userId);
+        for (const holdId of charge.holdIds ?? []) unwrittenCharges.delete(holdId);
+        const keys = [generationKey, own.registration, accountKey(charge.userId), own.pending, own.charges];
+        const balance = [String(charge.balance?.balanceMicros ?? ''), String(charge.balance?.version ?? '')];
+        const args = [String(charge.capturedMicros), ...balance, charge.userId, ...(charge.holdIds ?? [])];
+        pipeline.eval(applyScript, keys.length, ...keys, generation, ...args);
       }
-      throwFirstError(await pipeline.exec());
+      const results = await pipeline.exec().catch((error: unknown) => {
+        isOutOfSync = true;
+        throw error;
+      });
+      throwFirstError(results);
+      if (results?.some(([, value]) => (value as Outcome)[0] === -1)) await register();
     },
     release: async (hold) => {
       await free(hold.holdId, hold.userId);
@@ -221,29 +249,60 @@ export function createRedisCreditHolds(deps: {
       await free(hold.holdId, hold.userId);
     },
     availableMicros: async (userId) => {
-      if (!(await redis.hexists(accountKey(userId), 'b'))) await loadMissing(userId);
-      return available(userId);
+      if (generation === '') await register();
+      const [balance, accountGeneration] = await redis.hmget(accountKey(userId), 'b', 'g');
+      if (balance === null || accountGeneration !== generation) await loadMissing(userId);
+      const [b, h, p] = await redis.hmget(accountKey(userId), 'b', 'h', 'p');
+      return Number(b ?? 0) - Number(h ?? 0) - Number(p ?? 0);
+    },
+    recordDelivery: (hold, charge) => {
+      if (openHolds.has(hold.holdId)) deliveries.record(hold.holdId, charge);
     },
     /** Every node re-reads every account Redis holds: simple, and cheap next to a top-up's rarity. */
     refresh: async () => reload(await redis.smembers(accounts), 'refresh'),
     forgetPreviousLife: async (accountsToReload) => {
-      const leftPending = await redis.hkeys(nodePending);
-      await reload([...new Set([...accountsToReload, ...leftPending])], 'refresh');
-      return Number(await redis.eval(forgetNodeScript, 2, nodeHolds, nodePending, accountPrefix));
+      // The previous life registered under this very id: its registration (when Redis still has it) lets the
+      // balances load before its pending amounts are taken off.
+      generation = (await redis.get(generationKey)) ?? '';
+      await reload(accountsToReload, 'refresh');
+      const released = await reapNode(nodeId, 'own');
+      generation = '';
+      await register();
+      return released;
+    },
+    heartbeat: async () => {
+      if (isOutOfSync) await register();
+      // Holds only leave memory before Redis hears of it, so Redis holding fewer than memory did means some were lost.
+      const known = openHolds.size;
+      const [renewed, registered] = await moveCredit(renewLeaseScript, [own.lease, own.holds], [String(leaseMs)]);
+      if (renewed !== 1) return [];
+      if (registered < known) await register();
+      const others = (await redis.smembers(nodesKey)).filter((id) => id !== nodeId);
+      const reaped: string[] = [];
+      for (const id of others) {
+        if ((await redis.exists(creditNodeKeys(keyPrefix, id).lease)) === 1) continue;
+        if ((await reapNode(id, 'expired')) >= 0) reaped.push(id);
+      }
+      return reaped;
     },
   };
 }
 
-/** One entry per account: the sum of its captured amounts and the newest balance among them. */
+function newGeneration(): string {
+  return `gen_${randomBytes(8).toString('hex')}`;
+}
+
+/** One entry per account: the sum of its captured amounts, their hold ids and the newest balance among them. */
 function sumPerAccount(charges: readonly CommittedCharges[]): CommittedCharges[] {
-  const byUser = new Map<string, CommittedCharges>();
+  const byUser = new Map<string, CommittedCharges & { holdIds: string[] }>();
   for (const charge of charges) {
     const known = byUser.get(charge.userId);
     if (!known) {
-      byUser.set(charge.userId, { ...charge });
+      byUser.set(charge.userId, { ...charge, holdIds: [...(charge.holdIds ?? [])] });
       continue;
     }
     known.capturedMicros += charge.capturedMicros;
+    known.holdIds.push(...(charge.holdIds ?? []));
     if (charge.balance && (!known.balance || charge.balance.version > known.balance.version)) {
       known.balance = charge.balance;
     }

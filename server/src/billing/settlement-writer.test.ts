@@ -106,7 +106,7 @@ test('flush waits for the charges settled before it, not for those settled while
   await flushed;
   assert.equal(isFlushed, true);
   assert.deepEqual(written, [['req_1']], 'flush did not wait for the charge settled after it');
-  assert.deepEqual(applied, [{ userId: 'usr_1', capturedMicros: 30, balance: undefined }]);
+  assert.deepEqual(applied, [{ userId: 'usr_1', capturedMicros: 30, balance: undefined, holdIds: ['req_1#1'] }]);
   await tick();
   gates[1]?.open();
   await settlements.close();

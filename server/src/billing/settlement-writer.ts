@@ -37,7 +37,7 @@ export type SettlementWriterDeps = {
   retryDelayMs?: number;
 };
 
-type QueuedCharge = { charge: JournaledCharge; segment: JournalSegment; capturedMicros: number };
+type QueuedCharge = { charge: JournaledCharge; segment: JournalSegment; capturedMicros: number; holdId: string };
 
 const maxBatchSize = 512;
 const groupWindowMs = 10;
@@ -119,16 +119,20 @@ export function createSettlementWriter(deps: SettlementWriterDeps): SettlementWr
         const outcome = await recordCharges(deps.db, [input.charge]);
         const isCaptured = await deps.creditHolds.capture(input.hold, input.capturedMicros);
         const capturedMicros = isCaptured ? input.capturedMicros : 0;
-        await deps.creditHolds.applyCommitted(toCommittedCharges([{ charge: input.charge, capturedMicros }], outcome));
+        const written = [{ charge: input.charge, capturedMicros, holdId: input.hold.holdId }];
+        await deps.creditHolds.applyCommitted(toCommittedCharges(written, outcome));
         return;
       }
       // The charge is durable now: a failure to move its hold (Redis away) must not fail the answer. The hold then
       // stays counted until this node restarts, which errs on the safe side.
-      const isCaptured = await deps.creditHolds.capture(input.hold, input.capturedMicros).catch((error: unknown) => {
-        deps.onError(error);
-        return false;
-      });
-      queue.push({ charge: input.charge, segment, capturedMicros: isCaptured ? input.capturedMicros : 0 });
+      const isCaptured = await deps.creditHolds
+        .capture(input.hold, input.capturedMicros, input.charge)
+        .catch((error: unknown) => {
+          deps.onError(error);
+          return false;
+        });
+      const capturedMicros = isCaptured ? input.capturedMicros : 0;
+      queue.push({ charge: input.charge, segment, capturedMicros, holdId: input.hold.holdId });
       submittedCount += 1;
       drainSoon();
     },
@@ -156,7 +160,7 @@ function toCommittedCharges(
   const balances = new Map(outcome.balances.map((balance) => [balance.userId, balance]));
   return batch.map((item) => {
     const userId = item.charge.usage.user_id;
-    return { userId, capturedMicros: item.capturedMicros, balance: balances.get(userId) };
+    return { userId, capturedMicros: item.capturedMicros, balance: balances.get(userId), holdIds: [item.holdId] };
   });
 }
 

@@ -189,7 +189,8 @@ export function removeJournalFiles(files: readonly string[]): void {
   for (const file of files) unlinkSync(file);
 }
 
-function parseJournalLine(line: string): JournaledCharge | undefined {
+/** A charge as `append` writes it (a journal line, or the copy a node keeps in Redis); undefined when malformed. */
+export function parseJournalLine(line: string): JournaledCharge | undefined {
   try {
     // Our own file, written by `append` above; every line is still checked against the schema before use.
     // eslint-disable-next-line no-restricted-properties

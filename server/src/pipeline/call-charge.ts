@@ -9,7 +9,7 @@ import type { RateLimiter } from '../limits/rate-limiter.ts';
 import type { SpendCapHolds } from '../limits/spend-cap-holds.ts';
 import type { Caller } from './authenticate.ts';
 import { finishReservation, type HeldCredit } from './reserve-credits.ts';
-import { settleCharge, type SettleChargeDeps, type Settlement } from './settle-charge.ts';
+import { buildUsageCharge, settleCharge, type SettleChargeDeps, type Settlement } from './settle-charge.ts';
 
 export type CallChargeDeps = SettleChargeDeps & {
   clock: Clock;
@@ -41,6 +41,11 @@ export type CallOutcome = {
  */
 export type CallCharge = AsyncDisposable & {
   settle: (outcome: CallOutcome) => Promise<Settlement>;
+  /**
+   * A stream's delivery so far, as it would be settled if the node died now: read lazily when the node writes its
+   * checkpoints (a few times a second, for all its streams together), so a chunk costs a map update only.
+   */
+  checkpoint: (outcome: () => CallOutcome) => void;
   fail: (failure: { errorCode: string; route?: RecordedRoute | undefined }) => Promise<void>;
 };
 
@@ -96,39 +101,56 @@ export function openCallCharge(deps: CallChargeDeps, call: ChargedCall): CallCha
     });
   };
 
+  /** The usage record `settle` writes for an outcome (its cost is set by the charge, capped by the hold). */
+  const chargedRecord = (outcome: CallOutcome) => {
+    const { usage } = outcome;
+    return {
+      ...recordBase(),
+      route_id: outcome.route?.id ?? null,
+      provider: outcome.route?.provider ?? null,
+      status: outcome.status,
+      error_code: outcome.errorCode,
+      input_tokens: usage.inputTokens,
+      cached_tokens: usage.cachedInputTokens,
+      output_tokens: usage.outputTokens,
+      reasoning_tokens: usage.reasoningTokens,
+      image_count: outcome.imageCount,
+      time_to_first_token_ms: outcome.timeToFirstTokenMs,
+      upstream_cost_micros: outcome.route?.cost
+        ? priceRouteCost(outcome.route.cost, { usage, imageCount: outcome.imageCount })
+        : null,
+    };
+  };
+
   return {
     settle: async (outcome) => {
       isClosed = true;
-      const { usage } = outcome;
       let chargedMicros = 0;
       try {
         const settlement = await settleCharge(deps, {
           caller: call.caller,
           hold: reservation.hold,
           costMicros: outcome.costMicros,
-          usage: {
-            ...recordBase(),
-            route_id: outcome.route?.id ?? null,
-            provider: outcome.route?.provider ?? null,
-            status: outcome.status,
-            error_code: outcome.errorCode,
-            input_tokens: usage.inputTokens,
-            cached_tokens: usage.cachedInputTokens,
-            output_tokens: usage.outputTokens,
-            reasoning_tokens: usage.reasoningTokens,
-            image_count: outcome.imageCount,
-            time_to_first_token_ms: outcome.timeToFirstTokenMs,
-            upstream_cost_micros: outcome.route?.cost
-              ? priceRouteCost(outcome.route.cost, { usage, imageCount: outcome.imageCount })
-              : null,
-          },
+          usage: chargedRecord(outcome),
         });
         chargedMicros = settlement.costMicros;
         return settlement;
       } finally {
         // After the charge is counted in the key's spending, so the spend cap share covers it until then.
-        await finishReservation(deps, { reservation, usage, chargedMicros });
+        await finishReservation(deps, { reservation, usage: outcome.usage, chargedMicros });
       }
+    },
+    checkpoint: (outcome) => {
+      if (isClosed || !deps.creditHolds.recordDelivery) return;
+      deps.creditHolds.recordDelivery(reservation.hold, () => {
+        const delivered = outcome();
+        return buildUsageCharge(deps.ids, {
+          caller: call.caller,
+          hold: reservation.hold,
+          costMicros: delivered.costMicros,
+          usage: chargedRecord(delivered),
+        }).charge;
+      });
     },
     fail,
     [Symbol.asyncDispose]: async () => {

@@ -26,6 +26,8 @@ export async function relayStream(input: {
   identity: { id: string; created: number; model: string };
   startedAtMs: number;
   nowMs: () => number;
+  /** After each chunk that reached the client, with the result so far (kept and read later: no copy per chunk). */
+  onDelivered?: (soFar: RelayResult) => void;
 }): Promise<RelayResult> {
   const result: RelayResult = {
     vendorUsage: undefined,
@@ -48,7 +50,9 @@ export async function relayStream(input: {
         }
         result.deliveredTextBytes += bytes;
         // Backpressure: the next upstream chunk is pulled only once the client can take it (no promise when it can).
-        if (!input.sink.sendChunk(withIdentity(chunk, input.identity))) await input.sink.waitForDrain();
+        const canTakeMore = input.sink.sendChunk(withIdentity(chunk, input.identity));
+        input.onDelivered?.(result);
+        if (!canTakeMore) await input.sink.waitForDrain();
       }
       try {
         const next = await input.chunks.next();

@@ -12,7 +12,13 @@ import { chatRequestSchema, type ChatRequest } from '../openai-api/chat-request.
 import { parseWireRequest } from '../openai-api/parse-request.ts';
 import { UpstreamFailureError, type RelayedCompletion } from '../providers/provider-adapter.ts';
 import type { Caller } from './authenticate.ts';
-import { describeFailedCall, openCallCharge, type CallCharge, type CallChargeDeps } from './call-charge.ts';
+import {
+  describeFailedCall,
+  openCallCharge,
+  type CallCharge,
+  type CallChargeDeps,
+  type CallOutcome,
+} from './call-charge.ts';
 import {
   callProvider,
   callProviderRelaying,
@@ -24,7 +30,7 @@ import type { ChatSink } from './chat-sink.ts';
 import { chooseRoutes } from './choose-routes.ts';
 import { fromWireUsage, toWireUsage } from './convert-usage.ts';
 import { measureChatRequest } from './measure-chat-request.ts';
-import { relayStream } from './relay-stream.ts';
+import { relayStream, type RelayResult } from './relay-stream.ts';
 import { reserveCredits, type Reservation, type RequestSize } from './reserve-credits.ts';
 import { resolveModel } from './resolve-model.ts';
 import { toStreamError } from './to-stream-error.ts';
@@ -172,6 +178,7 @@ async function finishStream(
     identity,
     startedAtMs: context.startedAtMs,
     nowMs: deps.clock.nowMs,
+    onDelivered: (soFar) => context.charge.checkpoint(() => deliveredSoFar(context, soFar, call.route)),
   });
   if (relay.error !== undefined) await call.chunks.return?.().catch(() => undefined);
   const usage =
@@ -279,6 +286,21 @@ function settle(
     costMicros: priceTokenUsage(context.model, outcome.usage),
     imageCount: 0,
   });
+}
+
+/** What a stream cut now would be billed: the delivery so far, as an interrupted call (docs/billing.md). */
+function deliveredSoFar(context: CallContext, soFar: RelayResult, route: Route): CallOutcome {
+  const usage =
+    soFar.vendorUsage ?? estimateDeliveredUsage({ ...context.size, deliveredTextBytes: soFar.deliveredTextBytes });
+  return {
+    usage,
+    costMicros: priceTokenUsage(context.model, usage),
+    route,
+    status: 'interrupted',
+    errorCode: 'gateway_node_lost',
+    timeToFirstTokenMs: soFar.timeToFirstTokenMs ?? null,
+    imageCount: 0,
+  };
 }
 
 /** The output limit sent upstream: lowered when the balance affords less, in the field the client used. */
