@@ -14,6 +14,9 @@ export type CallOutcome = {
   deliveredChunks: number;
 };
 
+/** Streams that have received content and not ended yet, by node name: a scenario waits for one before its fault. */
+export type OpenStreams = Map<string, number>;
+
 export const accountPassword = 'fault suite password';
 /** The model every call asks for; the suite's one route sends it to the simulator. */
 const model = 'gpt-4o-mini';
@@ -77,7 +80,13 @@ function lastUsageChunk(text: string): { id: string; usage: { cost: number } } |
   return data === undefined ? undefined : (JSON.parse(data) as { id: string; usage: { cost: number } });
 }
 
-async function callOnce(input: { url: string; node: string; key: string; index: number }): Promise<CallOutcome> {
+async function callOnce(input: {
+  url: string;
+  node: string;
+  key: string;
+  index: number;
+  openStreams: OpenStreams;
+}): Promise<CallOutcome> {
   // 4 is prime to the 3 nodes and 5 accounts of a scenario, so every node and account sees both kinds.
   const isStream = input.index % 4 !== 0;
   const outcome: CallOutcome = {
@@ -107,7 +116,13 @@ async function callOnce(input: { url: string; node: string; key: string; index: 
       outcome.costUsd = body.usage?.cost;
       return outcome;
     }
-    const text = await readStream(response, () => undefined);
+    let isOpen = false;
+    const text = await readStream(response, (soFar) => {
+      if (isOpen || !soFar.includes('"content":"')) return;
+      isOpen = true;
+      input.openStreams.set(input.node, (input.openStreams.get(input.node) ?? 0) + 1);
+    });
+    if (isOpen) input.openStreams.set(input.node, (input.openStreams.get(input.node) ?? 1) - 1);
     outcome.requestId = /"id":"chatcmpl-([^"]+)"/.exec(text)?.[1];
     outcome.costUsd = lastUsageChunk(text)?.usage.cost;
     if (outcome.costUsd === undefined) outcome.deliveredChunks = (text.match(/"content":"/g) ?? []).length;
@@ -126,13 +141,14 @@ export async function runBurst(input: {
   accounts: readonly FaultAccount[];
   count: number;
   spacingMs: number;
+  openStreams: OpenStreams;
 }): Promise<CallOutcome[]> {
   return Promise.all(
     Array.from({ length: input.count }, async (_, index) => {
       await new Promise((resolve) => setTimeout(resolve, index * input.spacingMs));
       const node = input.nodes[index % input.nodes.length]!;
       const account = input.accounts[index % input.accounts.length]!;
-      return callOnce({ url: node.url, node: node.name, key: account.key, index });
+      return callOnce({ url: node.url, node: node.name, key: account.key, index, openStreams: input.openStreams });
     }),
   );
 }

@@ -19,6 +19,8 @@ export type FaultReport = {
   /** How many calls ended with each HTTP status (`connection_error`: refused or cut before an answer). */
   statuses: Record<string, number>;
   cut: number;
+  /** Streams cut after they had delivered content. */
+  cutStreams: number;
   heldUsd: number;
   released: number;
   deliveredUnbilledTokens: number;
@@ -151,6 +153,7 @@ export async function checkMoney(input: {
       cut: input.outcomes.filter(
         (outcome) => outcome.status === 'connection_error' || (outcome.status === 200 && outcome.costUsd === undefined),
       ).length,
+      cutStreams: cutOutcomes.length,
       heldUsd: input.heldMicros / 1e6,
       released: usage.filter((row) => row.cost_micros === 0).length,
       deliveredUnbilledTokens,

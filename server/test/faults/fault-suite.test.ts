@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, test } from 'node:test';
-import { addSimulatorRoute, createFaultAccounts, runBurst, type CallOutcome } from './fault-burst.ts';
-import { startFaultNodes, startFaultServices, type FaultNodes, type FaultServices } from './fault-cluster.ts';
+import { addSimulatorRoute, createFaultAccounts, runBurst, type CallOutcome, type OpenStreams } from './fault-burst.ts';
+import {
+  startFaultNode,
+  startFaultNodes,
+  startFaultServices,
+  type FaultNodes,
+  type FaultServices,
+} from './fault-cluster.ts';
 import { checkMoney, waitForHoldsReleased, type FaultReport } from './fault-money.ts';
 
 /**
@@ -41,16 +47,23 @@ function sendRedisCommand(port: number, command: string): Promise<string> {
 async function runScenario(input: {
   name: string;
   faultAtMs: number;
-  inject: (cluster: FaultNodes) => Promise<void>;
+  inject: (cluster: FaultNodes, openStreams: OpenStreams) => Promise<void>;
   /** Nodes the scenario kills on purpose; any other node that exits breaks the scenario. */
   killed?: readonly string[];
 }): Promise<FaultReport> {
   const cluster = await startFaultNodes(services);
   try {
     const accounts = await createFaultAccounts(services, { prefix: input.name, count: 5, balanceUsd });
-    const burst = runBurst({ nodes: cluster.nodes, accounts, count: burstCalls, spacingMs: burstSpacingMs });
+    const openStreams: OpenStreams = new Map();
+    const burst = runBurst({
+      nodes: cluster.nodes,
+      accounts,
+      count: burstCalls,
+      spacingMs: burstSpacingMs,
+      openStreams,
+    });
     await sleep(input.faultAtMs);
-    await input.inject(cluster);
+    await input.inject(cluster, openStreams);
     const outcomes: CallOutcome[] = await burst;
     const living = cluster.nodes.filter(
       (node) => node.process.child.exitCode === null && node.process.child.signalCode === null,
@@ -91,13 +104,16 @@ test('one node kill -9ed mid-stream', async () => {
     name: 'kill-9',
     killed: ['node-2'],
     faultAtMs: 900,
-    inject: async (cluster) => {
+    inject: async (cluster, openStreams) => {
       const victim = cluster.nodes[1]!;
+      // Mid-stream: the node has a stream that has sent content and not ended.
+      for (let waited = 0; (openStreams.get(victim.name) ?? 0) === 0 && waited < 20_000; waited += 10) await sleep(10);
       victim.process.child.kill('SIGKILL');
       await victim.process.processExited;
     },
   });
   assert.ok(report.cut > 0, 'the kill cut some calls');
+  assert.ok(report.cutStreams > 0, 'the kill cut a stream that had delivered content');
   assertMoneyRules(report);
 });
 
