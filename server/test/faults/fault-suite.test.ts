@@ -76,7 +76,12 @@ async function runScenario(input: {
     for (const node of cluster.nodes.filter(
       (each) => !living.includes(each) && each !== reader && !input.killed?.includes(each.name),
     )) {
-      const lastLines = node.process.output().trimEnd().split('\n').slice(-6).join('\n    ');
+      const lines = node.process.output().trimEnd().split('\n');
+      // The thrown error's own line says why; the stack after it does not.
+      const lastLines = [
+        ...lines.filter((line) => /^\S*Error|"level":(50|60)/.test(line)).slice(0, 3),
+        ...lines.slice(-2),
+      ].join('\n    ');
       report.broken.push(
         `${node.name} exited (${node.process.child.exitCode ?? node.process.child.signalCode}):\n    ${lastLines}`,
       );
