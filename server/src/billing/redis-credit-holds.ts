@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Database } from '../db/database.ts';
+import { ServiceUnavailableError } from '../errors/service-unavailable-error.ts';
 import type { BalanceSnapshot } from '../db/ledger.ts';
 import { listBalanceSnapshots } from '../db/users.ts';
 import { chunk } from '../lib/chunk.ts';
@@ -206,7 +207,10 @@ export function createRedisCreditHolds(deps: {
         // While live nodes re-post after a loss, new holds wait: the balance Redis shows is not yet complete.
         if (code === 3) await sleep(recoveryPollMs);
       }
-      throw new Error('credit holds stayed unavailable in Redis (recovering or changing generation)');
+      throw new ServiceUnavailableError(
+        'Credit holds are being rebuilt after the credit store (Redis) lost its state; nothing was charged. Please retry in a few seconds.',
+        { headers: { 'retry-after': String(Math.ceil(recoveryWindowMs / 1000)) } },
+      );
     },
     capture: async (hold, capturedMicros, charge) => {
       // Memory first: whatever Redis does with this command, a later re-registration carries the outcome.

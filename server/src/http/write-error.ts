@@ -6,6 +6,8 @@ import { InvalidRequestError } from '../errors/invalid-request-error.ts';
 import { NotFoundError } from '../errors/not-found-error.ts';
 import { PayloadTooLargeError } from '../errors/payload-too-large-error.ts';
 import { UriTooLongError } from '../errors/uri-too-long-error.ts';
+import { ServiceUnavailableError } from '../errors/service-unavailable-error.ts';
+import { isRedisUnreachable } from '../lib/is-redis-unreachable.ts';
 import { convertError } from '../anthropic-api/convert-error.ts';
 import { readPastRefusedBody } from './read-past-refused-body.ts';
 
@@ -55,6 +57,13 @@ export function toGatewayError(error: unknown): GatewayError {
     return new InvalidRequestError(
       'We could not parse the JSON body of your request. The body must be valid JSON (UTF-8).',
       { code: 'invalid_json' },
+    );
+  }
+  if (isRedisUnreachable(error)) {
+    // Holds, rate limits and call slots live in Redis: without it no call can start, and a retry soon may succeed.
+    return new ServiceUnavailableError(
+      'The credit store (Redis) is unreachable right now; nothing was charged. Please retry in a few seconds.',
+      { headers: { 'retry-after': '3' }, cause: error },
     );
   }
   return (
