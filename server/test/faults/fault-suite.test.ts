@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { addSimulatorRoute, createFaultAccounts, runBurst, type CallOutcome, type OpenStreams } from './fault-burst.ts';
 import {
@@ -29,6 +31,9 @@ after(async () => {
 const balanceUsd = '0.0003';
 const burstCalls = 90;
 const burstSpacingMs = 25;
+
+/** Under load a scenario takes up to ~100 s (quiet: ~35 s); above the 120 s per-test default of scripts/test.ts. */
+const scenarioTimeout = { timeout: 240_000 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -92,6 +97,13 @@ async function runScenario(input: {
     return report;
   } finally {
     await cluster.stop();
+    // FAULT_LOGS_DIR keeps each node's log of the scenario, to read why a call failed.
+    const logsDir = process.env['FAULT_LOGS_DIR'];
+    if (logsDir) {
+      for (const node of cluster.nodes) {
+        writeFileSync(path.join(logsDir, `${input.name}-${node.name}.log`), node.process.output());
+      }
+    }
   }
 }
 
@@ -104,7 +116,7 @@ function assertMoneyRules(report: FaultReport): void {
   assert.equal(report.heldUsd, 0, 'no hold outlives its lease');
 }
 
-test('one node kill -9ed mid-stream', async () => {
+test('one node kill -9ed mid-stream', scenarioTimeout, async () => {
   const report = await runScenario({
     name: 'kill-9',
     killed: ['node-2'],
@@ -122,7 +134,7 @@ test('one node kill -9ed mid-stream', async () => {
   assertMoneyRules(report);
 });
 
-test('Redis flushed (FLUSHALL), then restarted empty, mid-burst', async () => {
+test('Redis flushed (FLUSHALL), then restarted empty, mid-burst', scenarioTimeout, async () => {
   const report = await runScenario({
     name: 'redis-flush',
     faultAtMs: 700,
@@ -135,7 +147,7 @@ test('Redis flushed (FLUSHALL), then restarted empty, mid-burst', async () => {
   assertMoneyRules(report);
 });
 
-test('PostgreSQL restarted mid-burst', async () => {
+test('PostgreSQL restarted mid-burst', scenarioTimeout, async () => {
   const report = await runScenario({
     name: 'postgres-restart',
     faultAtMs: 900,
@@ -144,7 +156,7 @@ test('PostgreSQL restarted mid-burst', async () => {
   assertMoneyRules(report);
 });
 
-test('the network between a node and Redis cut for longer than a lease, then healed', async () => {
+test('the network between a node and Redis cut for longer than a lease, then healed', scenarioTimeout, async () => {
   const report = await runScenario({
     name: 'redis-partition',
     faultAtMs: 700,
