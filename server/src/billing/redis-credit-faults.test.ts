@@ -195,7 +195,7 @@ test('a capture Redis cannot hear still stands, and its pending amount leaves on
   await cutOff.heartbeat();
   const account = `${keyPrefix}credit:${userId}`;
   assert.deepEqual(await redis.hmget(account, 'h', 'p'), ['0', '250000'], 'the heartbeat re-posted the capture');
-  await cutOff.applyCommitted([{ userId, capturedMicros: 250_000, holdIds: [hold.holdId] }]);
+  await cutOff.applyCommitted([{ userId, capturedMicros: 250_000, holdIds: [hold.holdId], balance: undefined }]);
   assert.equal(await redis.hget(account, 'p'), '0', 'nothing stays pending once the charge is written');
   client.disconnect();
 });
