@@ -90,6 +90,9 @@ function createDialect(config: DatabaseConfig, options: { isAutoCheckpointOff: b
     // An idle connection the server dropped (a restart, a failover) leaves the pool by itself; unhandled, its
     // 'error' event would end the process. /readyz reports the database while it does not answer.
     pool.on('error', () => undefined);
+    // A connection in use when the server goes fails its query (the caller sees that error) and also emits 'error' on
+    // its client, which the pool listens to only while idle: without this listener that event ends the process.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     return pool;
   };
   return new PostgresDialect({ pool: createPool });

@@ -8,6 +8,7 @@ import { PayloadTooLargeError } from '../errors/payload-too-large-error.ts';
 import { UriTooLongError } from '../errors/uri-too-long-error.ts';
 import { ServiceUnavailableError } from '../errors/service-unavailable-error.ts';
 import { isRedisUnreachable } from '../lib/is-redis-unreachable.ts';
+import { isDatabaseUnreachable } from '../lib/is-database-unreachable.ts';
 import { convertError } from '../anthropic-api/convert-error.ts';
 import { readPastRefusedBody } from './read-past-refused-body.ts';
 
@@ -63,6 +64,13 @@ export function toGatewayError(error: unknown): GatewayError {
     // Holds, rate limits and call slots live in Redis: without it no call can start, and a retry soon may succeed.
     return new ServiceUnavailableError(
       'The credit store (Redis) is unreachable right now; nothing was charged. Please retry in a few seconds.',
+      { headers: { 'retry-after': '3' }, cause: error },
+    );
+  }
+  if (isDatabaseUnreachable(error)) {
+    // A database restart or failover: the call took nothing (a settlement goes to the journal, not here).
+    return new ServiceUnavailableError(
+      'The database is unreachable right now; nothing was charged. Please retry in a few seconds.',
       { headers: { 'retry-after': '3' }, cause: error },
     );
   }

@@ -27,3 +27,15 @@ test('a call that meets an unreachable Redis gets a retryable 503, never a 500',
   assert.equal(error.headers['retry-after'], '3');
   assert.ok(toGatewayError(new Error('ERR unknown command')) instanceof InternalError);
 });
+
+test('a database that is restarting gets a retryable 503; an error in a query stays a 500', () => {
+  const starting = Object.assign(new Error('the database system is not yet accepting connections'), { code: '57P03' });
+  const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+  for (const error of [starting, refused, new Error('Connection terminated unexpectedly')]) {
+    const answer = toGatewayError(error);
+    assert.ok(answer instanceof ServiceUnavailableError, error.message);
+    assert.equal(answer.headers['retry-after'], '3');
+  }
+  const constraint = Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505' });
+  assert.ok(toGatewayError(constraint) instanceof InternalError);
+});
