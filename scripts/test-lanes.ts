@@ -5,9 +5,9 @@ import path from 'node:path';
  * The test lanes, sorted by what a test file needs started: `unit` needs nothing; `db` needs PostgreSQL and Redis (it
  * reaches `server/test/support/test-databases.ts` or `test-redis.ts`, directly or through another import); `e2e`
  * (server/test/e2e/) starts the gateway and needs both databases and the built web app; `browser` (web/test/browser/)
- * also drives Chromium. `scripts/test-lanes.test.ts` checks that every test file falls in exactly one lane.
+ * also drives Chromium; `faults` (server/test/faults/) starts its own databases and gateway processes. `scripts/test-lanes.test.ts` checks that every test file falls in exactly one lane.
  */
-export const laneNames = ['unit', 'db', 'e2e', 'browser'] as const;
+export const laneNames = ['unit', 'db', 'e2e', 'browser', 'faults'] as const;
 export type LaneName = (typeof laneNames)[number];
 
 export type LaneNeeds = { services: boolean; webBuild: boolean };
@@ -16,11 +16,13 @@ export const laneNeeds = {
   db: { services: true, webBuild: false },
   e2e: { services: true, webBuild: true },
   browser: { services: true, webBuild: true },
+  // The fault suite starts (and restarts) its own PostgreSQL, Redis and gateway processes.
+  faults: { services: false, webBuild: false },
 } as const satisfies Record<LaneName, LaneNeeds>;
 
 /** The folders `npm test` looks for test files in (relative to the repository). */
 export const testFolders = ['server', 'simulators', 'contract', 'web/test', 'scripts'] as const;
-const laneFolders = { e2e: 'server/test/e2e/', browser: 'web/test/browser/' } as const;
+const laneFolders = { e2e: 'server/test/e2e/', browser: 'web/test/browser/', faults: 'server/test/faults/' } as const;
 const serviceModules = ['server/test/support/test-databases.ts', 'server/test/support/test-redis.ts'];
 const skippedFolders = new Set(['node_modules', '.git', 'dist', 'data', 'test-artifacts', '__fixtures__']);
 
@@ -51,12 +53,13 @@ function reachesServices(root: string, file: string, seen = new Set<string>()): 
 export function laneOf(root: string, file: string): LaneName {
   if (file.startsWith(laneFolders.browser)) return 'browser';
   if (file.startsWith(laneFolders.e2e)) return 'e2e';
+  if (file.startsWith(laneFolders.faults)) return 'faults';
   return reachesServices(root, file) ? 'db' : 'unit';
 }
 
 /** The test files of each lane. */
 export function sortIntoLanes(root: string): Record<LaneName, string[]> {
-  const lanes: Record<LaneName, string[]> = { unit: [], db: [], e2e: [], browser: [] };
+  const lanes: Record<LaneName, string[]> = { unit: [], db: [], e2e: [], browser: [], faults: [] };
   for (const file of testFolders.flatMap((folder) => listTestFiles(root, folder)).sort()) {
     lanes[laneOf(root, file)].push(file);
   }

@@ -25,7 +25,7 @@ export async function startTestServices(): Promise<TestServices> {
   }
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -45,17 +45,38 @@ function postgresBinary(name: string): string {
 }
 
 /** initdb refuses to run as root, so as root the cluster belongs to the `postgres` system user. */
-function runPostgresTool(args: readonly string[]): void {
+function postgresToolCommand(args: readonly string[]): { command: string; commandArgs: string[] } {
   const isRoot = process.getuid?.() === 0;
-  const command = isRoot ? 'runuser' : (args[0] ?? '');
-  const commandArgs = isRoot ? ['-u', 'postgres', '--', ...args] : args.slice(1);
+  return {
+    command: isRoot ? 'runuser' : (args[0] ?? ''),
+    commandArgs: isRoot ? ['-u', 'postgres', '--', ...args] : args.slice(1),
+  };
+}
+
+function runPostgresTool(args: readonly string[]): void {
+  const { command, commandArgs } = postgresToolCommand(args);
   const result = spawnSync(command, commandArgs, { encoding: 'utf8' });
   if (result.status !== 0) {
     throw new Error(`${args[0]} failed (${result.status}): ${result.stderr || result.stdout}`);
   }
 }
 
-async function startPostgres(): Promise<{ url: string; stop: () => void }> {
+/** Like runPostgresTool, without blocking the event loop (the fault suite keeps its calls flowing meanwhile). */
+function runPostgresToolAsync(args: readonly string[]): Promise<void> {
+  const { command, commandArgs } = postgresToolCommand(args);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr?.on('data', (data: Buffer) => (stderr += data.toString()));
+    child.once('error', reject);
+    child.once('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${args[0]} failed (${code}): ${stderr}`)),
+    );
+  });
+}
+
+/** Also used by the fault suite (server/test/faults/), which restarts the cluster on its port mid-burst. */
+export async function startPostgres(): Promise<{ url: string; stop: () => void; restart: () => Promise<void> }> {
   const directory = mkdtempSync(path.join(tmpdir(), 'gateway-test-pg-'));
   if (process.getuid?.() === 0) {
     const user = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
@@ -90,6 +111,20 @@ async function startPostgres(): Promise<{ url: string; stop: () => void }> {
   ]);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    restart: () =>
+      runPostgresToolAsync([
+        postgresBinary('pg_ctl'),
+        '-D',
+        dataDir,
+        '-m',
+        'immediate',
+        '-o',
+        options,
+        '-l',
+        path.join(directory, 'log'),
+        '-w',
+        'restart',
+      ]),
     stop: () => {
       try {
         runPostgresTool([postgresBinary('pg_ctl'), '-D', dataDir, '-m', 'immediate', 'stop']);
@@ -100,11 +135,12 @@ async function startPostgres(): Promise<{ url: string; stop: () => void }> {
   };
 }
 
-async function startRedis(): Promise<{ url: string; stop: () => void }> {
-  const port = await freePort();
+/** On `port` when given (the fault suite restarts Redis empty on the same port). */
+export async function startRedis(port?: number): Promise<{ url: string; stop: () => void }> {
+  const redisPort = port ?? (await freePort());
   const child: ChildProcess = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   await new Promise<void>((resolve, reject) => {
@@ -120,5 +156,5 @@ async function startRedis(): Promise<{ url: string; stop: () => void }> {
       }
     });
   });
-  return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+  return { url: `redis://127.0.0.1:${redisPort}`, stop: () => child.kill('SIGTERM') };
 }

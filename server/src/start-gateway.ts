@@ -512,7 +512,8 @@ async function startCreditHolds(input: {
   const nodeId = loadNodeId(input.dataDir);
   const installation = await findInstanceSetting(input.db, 'master_key_fingerprint');
   const keyPrefix = creditKeyPrefix(installation);
-  const onError = (error: unknown) => input.logger.error({ err: error }, 'writing stream delivery checkpoints failed');
+  const onError = (error: unknown) =>
+    input.logger.error({ err: error }, 'writing credit holds to Redis failed; the next heartbeat re-posts them');
   const shared = createRedisCreditHolds({ db: input.db, redis: input.redis, keyPrefix, nodeId, onError });
   const released = await shared.forgetPreviousLife(recovered.userIds);
   if (released > 0) input.logger.warn({ holds: released }, 'released the credit holds a stopped process left');

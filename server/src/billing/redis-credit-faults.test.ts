@@ -174,3 +174,28 @@ test('a failover to a replica that missed the last holds: the node notices at it
   await first.release(older);
   assert.equal(await other.availableMicros(userId), 1_000_000);
 });
+
+test('a capture Redis cannot hear still stands, and its pending amount leaves once the charge is in the database', async () => {
+  keyPrefix = `fault-${randomBytes(4).toString('hex')}:`;
+  const userId = await newUser(1_000_000);
+  const client = new Redis(testRedisUrl());
+  const cutOff = createRedisCreditHolds({
+    db: handle.db,
+    redis: client,
+    keyPrefix,
+    nodeId: 'node_cut',
+    leaseMs: 2_000,
+  });
+  const hold = await cutOff.reserve({ userId, holdId: 'req_cut', desiredMicros: 400_000, minimumMicros: 1 });
+  assert.ok(hold);
+  // The link drops: every command now fails with "Connection is closed.", as when Redis is unreachable.
+  client.disconnect();
+  assert.equal(await cutOff.capture(hold, 250_000, usageCharge(userId, 'req_cut', 250_000)), true);
+  await client.connect();
+  await cutOff.heartbeat();
+  const account = `${keyPrefix}credit:${userId}`;
+  assert.deepEqual(await redis.hmget(account, 'h', 'p'), ['0', '250000'], 'the heartbeat re-posted the capture');
+  await cutOff.applyCommitted([{ userId, capturedMicros: 250_000, holdIds: [hold.holdId], balance: undefined }]);
+  assert.equal(await redis.hget(account, 'p'), '0', 'nothing stays pending once the charge is written');
+  client.disconnect();
+});

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Database } from '../db/database.ts';
+import { ServiceUnavailableError } from '../errors/service-unavailable-error.ts';
 import type { BalanceSnapshot } from '../db/ledger.ts';
 import { listBalanceSnapshots } from '../db/users.ts';
 import { chunk } from '../lib/chunk.ts';
@@ -61,7 +62,7 @@ export function createRedisCreditHolds(deps: {
   nodeId: string;
   leaseMs?: number;
   recoveryWindowMs?: number;
-  /** A batch of delivery checkpoints could not be written (the next one carries them again). */
+  /** A release, capture or batch of delivery checkpoints did not reach Redis (the next registration carries it). */
   onError?: (error: unknown) => void;
 }): RedisCreditHolds {
   const { redis, keyPrefix, nodeId } = deps;
@@ -164,11 +165,25 @@ export function createRedisCreditHolds(deps: {
     if (outcome[0] === -1) await register();
     return [outcome[0], outcome[1], sentAfter];
   };
+  /**
+   * Tells Redis of a change memory already made. When Redis cannot hear it (unreachable, restarting) the change stands:
+   * the next heartbeat re-registers and re-posts memory, so the caller goes on as if Redis had taken it. Throwing here
+   * would make the caller believe the change did not happen (a capture never applied, pending forever).
+   */
+  const tellRedis = async (script: string, keys: string[], args: string[]): Promise<void> => {
+    try {
+      const [code] = await moveCredit(script, keys, args);
+      // Redis no longer had the hold memory had: it lost state under this generation, so this node re-posts.
+      if (code === 0) await register();
+    } catch (error) {
+      isOutOfSync = true;
+      (deps.onError ?? (() => undefined))(error);
+    }
+  };
   const free = async (holdId: string, userId: string): Promise<void> => {
     if (!openHolds.delete(holdId)) return;
     deliveries.forget(holdId);
-    const [code] = await moveCredit(releaseScript, [accountKey(userId), own.holds, own.deliveries], [holdId]);
-    if (code === 0) await register();
+    await tellRedis(releaseScript, [accountKey(userId), own.holds, own.deliveries], [holdId]);
   };
 
   const reserveOnce = (input: { userId: string; holdId: string; desiredMicros: number; minimumMicros: number }) =>
@@ -206,7 +221,10 @@ export function createRedisCreditHolds(deps: {
         // While live nodes re-post after a loss, new holds wait: the balance Redis shows is not yet complete.
         if (code === 3) await sleep(recoveryPollMs);
       }
-      throw new Error('credit holds stayed unavailable in Redis (recovering or changing generation)');
+      throw new ServiceUnavailableError(
+        'Credit holds are being rebuilt after the credit store (Redis) lost its state; nothing was charged. Please retry in a few seconds.',
+        { headers: { 'retry-after': String(Math.ceil(recoveryWindowMs / 1000)) } },
+      );
     },
     capture: async (hold, capturedMicros, charge) => {
       // Memory first: whatever Redis does with this command, a later re-registration carries the outcome.
@@ -217,9 +235,7 @@ export function createRedisCreditHolds(deps: {
       if (chargeText !== '') unwrittenCharges.set(hold.holdId, chargeText);
       const keys = [accountKey(hold.userId), own.holds, own.pending, own.charges, own.deliveries];
       const args = [hold.holdId, String(capturedMicros), hold.userId, String(accountTtlSeconds), chargeText];
-      const [code] = await moveCredit(captureScript, keys, args);
-      // Redis no longer had the hold memory had: it lost state under this generation, so this node re-posts.
-      if (code === 0) await register();
+      await tellRedis(captureScript, keys, args);
       return true;
     },
     applyCommitted: async (charges) => {

@@ -123,8 +123,8 @@ export function createSettlementWriter(deps: SettlementWriterDeps): SettlementWr
         await deps.creditHolds.applyCommitted(toCommittedCharges(written, outcome));
         return;
       }
-      // The charge is durable now: a failure to move its hold (Redis away) must not fail the answer. The hold then
-      // stays counted until this node restarts, which errs on the safe side.
+      // The charge is durable now: a failure to move its hold must not fail the answer. (Redis away does not throw:
+      // the hold's memory moves and the next registration re-posts it.)
       const isCaptured = await deps.creditHolds
         .capture(input.hold, input.capturedMicros, input.charge)
         .catch((error: unknown) => {

@@ -76,7 +76,7 @@ function createDialect(config: DatabaseConfig, options: { isAutoCheckpointOff: b
   // The PostgreSQL driver is loaded only when it is used: a SQLite gateway does without its memory.
   const createPool = async () => {
     const { default: pg } = await import('pg');
-    return new pg.Pool({
+    const pool = new pg.Pool({
       connectionString: config.url,
       max: 20,
       connectionTimeoutMillis: 5000,
@@ -87,6 +87,13 @@ function createDialect(config: DatabaseConfig, options: { isAutoCheckpointOff: b
             : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
       },
     });
+    // An idle connection the server dropped (a restart, a failover) leaves the pool by itself; unhandled, its
+    // 'error' event would end the process. /readyz reports the database while it does not answer.
+    pool.on('error', () => undefined);
+    // A connection in use when the server goes fails its query (the caller sees that error) and also emits 'error' on
+    // its client, which the pool listens to only while idle: without this listener that event ends the process.
+    pool.on('connect', (client) => client.on('error', () => undefined));
+    return pool;
   };
   return new PostgresDialect({ pool: createPool });
 }

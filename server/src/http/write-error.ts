@@ -6,6 +6,9 @@ import { InvalidRequestError } from '../errors/invalid-request-error.ts';
 import { NotFoundError } from '../errors/not-found-error.ts';
 import { PayloadTooLargeError } from '../errors/payload-too-large-error.ts';
 import { UriTooLongError } from '../errors/uri-too-long-error.ts';
+import { ServiceUnavailableError } from '../errors/service-unavailable-error.ts';
+import { isRedisUnreachable } from '../lib/is-redis-unreachable.ts';
+import { isDatabaseUnreachable } from '../lib/is-database-unreachable.ts';
 import { convertError } from '../anthropic-api/convert-error.ts';
 import { readPastRefusedBody } from './read-past-refused-body.ts';
 
@@ -55,6 +58,20 @@ export function toGatewayError(error: unknown): GatewayError {
     return new InvalidRequestError(
       'We could not parse the JSON body of your request. The body must be valid JSON (UTF-8).',
       { code: 'invalid_json' },
+    );
+  }
+  if (isRedisUnreachable(error)) {
+    // Holds, rate limits and call slots live in Redis: without it no call can start, and a retry soon may succeed.
+    return new ServiceUnavailableError(
+      'The credit store (Redis) is unreachable right now; nothing was charged. Please retry in a few seconds.',
+      { headers: { 'retry-after': '3' }, cause: error },
+    );
+  }
+  if (isDatabaseUnreachable(error)) {
+    // A database restart or failover: the call took nothing (a settlement goes to the journal, not here).
+    return new ServiceUnavailableError(
+      'The database is unreachable right now; nothing was charged. Please retry in a few seconds.',
+      { headers: { 'retry-after': '3' }, cause: error },
     );
   }
   return (
