@@ -124,6 +124,8 @@ export type PaymentProvider = {
   isSandbox: boolean;
   /** `none`: the payments are watched (TRON's chain), so there is no webhook URL to register with anyone. */
   webhooks?: 'none';
+  /** `none`: the provider's API cannot refund (crypto), so the operator refunds outside the gateway. */
+  refunds?: 'none';
   createPayment(input: CreatePaymentInput): Promise<CreatedPayment>;
   /** Re-fetches a payment from the provider's API (for webhook checks and reconciliation). */
   fetchPayment(providerPaymentId: string): Promise<ProviderPayment>;

@@ -7,6 +7,7 @@ import { UpstreamError } from '../errors/upstream-error.ts';
 import { applyPaymentEvent, type PaymentCoreDeps } from './apply-payment-event.ts';
 import { getOperatorPayment, type OperatorPaymentViewDeps } from './list-operator-payments.ts';
 import { isCreditedStatus } from './order-state-machine.ts';
+import { PaymentProviderError } from './providers/shared/payment-provider-error.ts';
 import type { PaymentCurrency } from './payment-provider.ts';
 import type { PaymentProviders } from './payment-providers.ts';
 import { formatMinor } from './quote-top-up-order.ts';
@@ -31,6 +32,14 @@ export async function refundTopUpOrder(
       code: 'not_refundable',
     });
   }
+  if (provider.refunds === 'none') {
+    throw new ConflictError(
+      `A ${provider.id} payment cannot be refunded through its API; refund it outside the gateway.`,
+      {
+        code: 'not_refundable',
+      },
+    );
+  }
   const remainingMinor = order.pay_minor_units - order.refunded_minor_units - order.charged_back_minor_units;
   const amountMinor = input.request.amount_minor ?? remainingMinor;
   if (amountMinor > remainingMinor || amountMinor <= 0) {
@@ -48,6 +57,9 @@ export async function refundTopUpOrder(
       idempotencyKey: `${order.id}:${input.request.idempotency_key ?? input.newKey()}`,
     });
   } catch (error) {
+    if (isRefusal(error)) {
+      throw new ConflictError(`The payment provider refused this refund: ${error.message}`, { code: 'not_refundable' });
+    }
     throw new UpstreamError('The payment provider did not accept the refund; nothing was refunded or booked.', {
       code: 'payment_provider_unavailable',
       cause: error,
@@ -66,4 +78,15 @@ export async function refundTopUpOrder(
     source: 'operator',
   });
   return getOperatorPayment(deps, order.id);
+}
+
+/**
+ * The provider said no to this payment (it has nothing paid to refund, e.g. an order the operator marked paid by hand),
+ * as opposed to being down or rejecting the gateway's credentials: the operator's request cannot succeed, so it is a
+ * 409, not a 502 (found by the fuzz run).
+ */
+function isRefusal(error: unknown): error is PaymentProviderError {
+  if (!(error instanceof PaymentProviderError) || error.isRetryable) return false;
+  const status = error.httpStatus;
+  return status === undefined || (status >= 400 && status < 500 && status !== 401 && status !== 403);
 }

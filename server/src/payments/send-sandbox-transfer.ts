@@ -8,6 +8,7 @@ import { InvalidRequestError } from '../errors/invalid-request-error.ts';
 import { NotFoundError } from '../errors/not-found-error.ts';
 import type { PaymentHttp, PaymentProviderId } from './payment-provider.ts';
 import { callProviderApi } from './providers/shared/call-provider-api.ts';
+import { PaymentProviderError } from './providers/shared/payment-provider-error.ts';
 import { formatUsdt } from './write-receipt-to-order.ts';
 
 /** Where the payment simulators of sandbox mode listen; the NOWPayments one is set once it has started. */
@@ -80,6 +81,14 @@ async function sendOnChain(
       url: `${tronGridUrl}/_simulator/transfers/${encodeURIComponent(transactionId)}/confirm`,
       body: {},
       schema: transferAnswerSchema,
+    }).catch((error: unknown) => {
+      // The simulator knows no such transfer: the caller's id is wrong, not the gateway (found by the fuzz run).
+      if (error instanceof PaymentProviderError && error.httpStatus === 404) {
+        throw new NotFoundError(`There is no sandbox transfer \`${transactionId}\` to confirm.`, {
+          param: 'transaction_id',
+        });
+      }
+      throw error;
     });
     return { transaction_id: answer.transaction_id };
   }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { CreatedTopUp, TopUpOrderView } from '../../../contract/payments.ts';
-import { callApi, signUp, type BrowserSession } from '../support/account-api-client.ts';
+import { callApi, signIn, signUp, type BrowserSession } from '../support/account-api-client.ts';
 import { assertLedgerBalanced } from '../support/assert-ledger-balanced.ts';
 import { startTestGateway, type TestGateway } from '../support/start-test-gateway.ts';
 
@@ -124,6 +124,9 @@ describe('the sandbox site pays a watched USDT order through the gateway API (lo
     assert.equal(await readBalanceMicros(gateway, session), 15_000_000);
     const missing = await sandboxTransfer(gateway, session, order.id, { action: 'confirm' });
     assert.equal(missing.status, 400);
+    // Found by the Schemathesis run: a transfer id the simulator does not know was a 500.
+    const unknown = await sandboxTransfer(gateway, session, order.id, { action: 'confirm', transaction_id: '2º±Å6' });
+    assert.equal(unknown.status, 404);
     const stranger = await signUp(gateway.url, { email: 'usdt-sandbox-stranger@example.com' });
     assert.equal((await sandboxTransfer(gateway, stranger, order.id, { action: 'send_exact' })).status, 404);
     await assertLedgerBalanced(gateway.gateway.database.db);
@@ -187,6 +190,17 @@ describe('a sandbox gateway takes USDT (TRC20) top-ups through the NOWPayments s
     assert.deepEqual(sent, { status: 200, transactionId: null });
     const paid = await waitForOrder(gateway, session, order.id, (view) => view.status === 'succeeded');
     assert.equal(paid.status, 'succeeded');
+    assert.equal(await readBalanceMicros(gateway, session), 6_000_000);
+    // Found by the Schemathesis run: NOWPayments has no refund API, so a refund is a 409 (it was a 502).
+    const operatorEmail = 'usdt-processor-operator@example.com';
+    await gateway.createUserWithKey({ role: 'admin', email: operatorEmail });
+    const operator = await signIn(gateway.url, { email: operatorEmail });
+    const refund = await callApi(gateway.url, `/api/operator/payments/${order.id}/refund`, {
+      session: operator,
+      body: { reason: 'customer asked' },
+    });
+    assert.equal(refund.status, 409, refund.text);
+    assert.equal((refund.json as { error: { code: string } }).error.code, 'not_refundable');
     assert.equal(await readBalanceMicros(gateway, session), 6_000_000);
     await assertLedgerBalanced(gateway.gateway.database.db);
   });

@@ -56,6 +56,7 @@ export function createNowPaymentsProvider(options: NowPaymentsOptions): PaymentP
     methods: ['usdt_trc20'],
     currency: 'USD',
     isSandbox: options.isSandbox,
+    refunds: 'none',
     createPayment: async (input) => {
       const payment = await callProviderApi({
         http: options.http,

@@ -44,6 +44,7 @@ export function createTronProvider(options: TronProviderOptions): PaymentProvide
     currency: 'USD',
     isSandbox: options.isSandbox,
     webhooks: 'none',
+    refunds: 'none',
     createPayment: async (input) => {
       const expectedMicroUsdt = Number(
         (BigInt(input.amount.minorUnits) * MICROS_PER_CENT * BigInt(options.microUsdtPerUsd)) / MICROS_PER_UNIT,
