@@ -83,7 +83,10 @@ describe('200 concurrent calls over two nodes sharing PostgreSQL and Redis', () 
   let second: RunningGateway;
   let secondDataDir: string;
   before(async () => {
-    gateway = await startTestGateway({ databaseKind: 'postgres', environment: { ...burstLimits, REDIS_URL: testRedisUrl() } });
+    gateway = await startTestGateway({
+      databaseKind: 'postgres',
+      environment: { ...burstLimits, REDIS_URL: testRedisUrl() },
+    });
     secondDataDir = mkdtempSync(path.join(tmpdir(), 'gateway-second-node-'));
     // Nodes share the master key that seals vendor credentials, as an operator copies it to each machine.
     copyFileSync(path.join(gateway.config.dataDir, 'master.key'), path.join(secondDataDir, 'master.key'));

@@ -57,5 +57,5 @@ export async function replayStreamFixture(
 
 function asSent(chunk: ChatChunk): ChatChunk {
   const json = readRelayedJson(chunk);
-  return json === undefined ? chunk : (JSON.parse(json) as ChatChunk);
+  return json === undefined ? chunk : (parseBodyText(json) as ChatChunk);
 }
