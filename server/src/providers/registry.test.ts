@@ -10,7 +10,7 @@ import {
   expectedChunkIdentity,
   parseResponseFixture,
   readErrorFixture,
-  replayStreamFixture,
+  replayStreamAsSent,
   testIdentity,
 } from './test-support/replay-fixture.ts';
 
@@ -56,7 +56,7 @@ for (const id of chatProviderIds) {
     });
 
     it('streams text with one usage chunk at the end and the SDK invariants kept', async () => {
-      const { chunks, error } = await replayStreamFixture(adapter, fixture(id, 'streamed-text-with-usage.chunks.txt'));
+      const { chunks, error } = await replayStreamAsSent(adapter, fixture(id, 'streamed-text-with-usage.chunks.txt'));
       assert.equal(error, undefined);
       assertChunkStream(chunks, expectedChunkIdentity);
       assert.ok(accumulateChoice(chunks).content.length > 0);
@@ -64,7 +64,7 @@ for (const id of chatProviderIds) {
     });
 
     it('streams a tool call whose arguments assemble into JSON', async () => {
-      const { chunks, error } = await replayStreamFixture(adapter, fixture(id, 'streamed-tool-call.chunks.txt'));
+      const { chunks, error } = await replayStreamAsSent(adapter, fixture(id, 'streamed-tool-call.chunks.txt'));
       assert.equal(error, undefined);
       assertChunkStream(chunks, expectedChunkIdentity);
       const choice = accumulateChoice(chunks);
@@ -80,7 +80,7 @@ for (const id of chatProviderIds) {
     });
 
     it('throws an UpstreamFailureError for an error in the middle of a stream', async () => {
-      const { chunks, error } = await replayStreamFixture(adapter, fixture(id, 'mid-stream-error.chunks.txt'));
+      const { chunks, error } = await replayStreamAsSent(adapter, fixture(id, 'mid-stream-error.chunks.txt'));
       assert.ok(error instanceof UpstreamFailureError, String(error));
       assert.ok(chunks.every((chunk) => chunk.model === testIdentity.requestedModel));
     });

@@ -36,11 +36,7 @@ export function parseResponseFixture(adapter: ProviderAdapter, url: URL) {
   return adapter.parseResponse({ body: readJsonFixture(url), ...testIdentity });
 }
 
-/**
- * Replays a recorded SSE stream through parseSse and the adapter; `error` is what the stream threw, if anything.
- * A chunk the adapter forwards as the vendor wrote it is checked as the text the client is sent (the gateway's
- * identity spliced in), since that text, not the parsed copy kept for billing, is what goes out.
- */
+/** Replays a recorded SSE stream through parseSse and the adapter; `error` is what the stream threw, if anything. */
 export async function replayStreamFixture(
   adapter: ProviderAdapter,
   url: URL,
@@ -48,11 +44,23 @@ export async function replayStreamFixture(
   const events = parseSse(streamBytes(new Uint8Array(readFileSync(url))));
   const chunks: ChatChunk[] = [];
   try {
-    for await (const chunk of adapter.parseStream({ events, ...testIdentity })) chunks.push(asSent(chunk));
+    for await (const chunk of adapter.parseStream({ events, ...testIdentity })) chunks.push(chunk);
     return { chunks, error: undefined };
   } catch (error) {
     return { chunks, error };
   }
+}
+
+/**
+ * The replay as the client is sent it: a chunk the adapter forwards as the vendor wrote it becomes its relayed text
+ * (the gateway's identity spliced in), since that text, not the parsed copy kept for billing, is what goes out.
+ */
+export async function replayStreamAsSent(
+  adapter: ProviderAdapter,
+  url: URL,
+): Promise<{ chunks: ChatChunk[]; error: unknown }> {
+  const { chunks, error } = await replayStreamFixture(adapter, url);
+  return { chunks: chunks.map(asSent), error };
 }
 
 function asSent(chunk: ChatChunk): ChatChunk {
