@@ -75,8 +75,14 @@ function runPostgresToolAsync(args: readonly string[]): Promise<void> {
   });
 }
 
-/** Also used by the fault suite (server/test/faults/), which restarts the cluster on its port mid-burst. */
-export async function startPostgres(): Promise<{ url: string; stop: () => void; restart: () => Promise<void> }> {
+/**
+ * Also used by the fault suite (server/test/faults/), which restarts the cluster on its port mid-burst: it asks for
+ * a `durable` cluster, since with `fsync` and `synchronous_commit` off an immediate restart loses commits a client
+ * was told had happened, which no production database does.
+ */
+export async function startPostgres(
+  options: { durable?: boolean } = {},
+): Promise<{ url: string; stop: () => void; restart: () => Promise<void> }> {
   const directory = mkdtempSync(path.join(tmpdir(), 'gateway-test-pg-'));
   if (process.getuid?.() === 0) {
     const user = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
@@ -97,13 +103,14 @@ export async function startPostgres(): Promise<{ url: string; stop: () => void; 
     '-E',
     'UTF8',
   ]);
-  const options = `-p ${port} -k ${directory} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
+  const speed = options.durable === true ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off';
+  const serverOptions = `-p ${port} -k ${directory} -c listen_addresses=127.0.0.1${speed} -c max_connections=300`;
   runPostgresTool([
     postgresBinary('pg_ctl'),
     '-D',
     dataDir,
     '-o',
-    options,
+    serverOptions,
     '-l',
     path.join(directory, 'log'),
     '-w',
@@ -119,7 +126,7 @@ export async function startPostgres(): Promise<{ url: string; stop: () => void; 
         '-m',
         'immediate',
         '-o',
-        options,
+        serverOptions,
         '-l',
         path.join(directory, 'log'),
         '-w',

@@ -72,7 +72,7 @@ async function startSimulatorProcess(): Promise<{ url: string; stop: () => Promi
 }
 
 export async function startFaultServices(): Promise<FaultServices> {
-  const postgres = await startPostgres();
+  const postgres = await startPostgres({ durable: true });
   let redis = await startRedis();
   const redisPort = Number(new URL(redis.url).port);
   const simulator = await startSimulatorProcess();
