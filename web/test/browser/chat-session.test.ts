@@ -95,7 +95,8 @@ test('web search answers carry numbered, clickable citations', async () => {
   await page.getByLabel('Web search').check();
   await sendMessage(page, 'What is new in the web search world?');
   const answer = page.locator('article[data-role="assistant"][data-status="complete"]').last();
-  await answer.locator('[data-cost]').waitFor();
+  // A search round and a model round: in the whole test run, beside the fuzz and fault suites, 30 s was not enough.
+  await answer.locator('[data-cost]').waitFor({ timeout: 90_000 });
   const links = answer.locator('a[data-citation]');
   assert.ok((await links.count()) > 0, 'at least one citation');
   for (const href of await links.evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute('href')))) {
