@@ -7,6 +7,7 @@ import { chatEndpoints } from './chat-endpoints.ts';
 import { operatorEndpoints } from './operator-endpoints.ts';
 import { paymentEndpoints } from './payment-endpoints.ts';
 import { subscriptionEndpoints } from './subscription-endpoints.ts';
+import { webSearchEndpoints } from './web-search-endpoints.ts';
 
 /**
  * Every endpoint of the account and operator API, keyed by its OpenAPI `operationId`. The server registers its
@@ -24,6 +25,7 @@ export const apiEndpoints = {
   ...auditEndpoints,
   ...totpEndpoints,
   ...modelSyncEndpoints,
+  ...webSearchEndpoints,
 };
 
 export type ApiEndpoints = typeof apiEndpoints;

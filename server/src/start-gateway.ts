@@ -310,7 +310,11 @@ async function connectUpstreams(
     logger,
     registry: input.metrics.registry,
     clock: systemClock,
-    isConfigured: webSearch.engine.id !== 'none',
+    setup: {
+      isConfigured: webSearch.engine.id !== 'none',
+      address: webSearch.address,
+      isSimulator: webSearch.simulator !== undefined,
+    },
   });
   return { routing, upstream, searchEngine: watchedSearch.engine, webSearchHealth: watchedSearch.health };
 }

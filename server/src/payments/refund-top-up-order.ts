@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { OperatorPayment, RefundTopUpRequest } from '../../../contract/payments.ts';
 import { findTopUpOrder } from '../db/top-up-orders.ts';
 import { ConflictError } from '../errors/conflict-error.ts';
@@ -54,7 +55,7 @@ export async function refundTopUpOrder(
     refund = await provider.refundPayment({
       providerPaymentId: order.provider_payment_id,
       amount,
-      idempotencyKey: `${order.id}:${input.request.idempotency_key ?? input.newKey()}`,
+      idempotencyKey: deriveRefundKey(order.id, input.request.idempotency_key ?? input.newKey()),
     });
   } catch (error) {
     if (isRefusal(error)) {
@@ -78,6 +79,18 @@ export async function refundTopUpOrder(
     source: 'operator',
   });
   return getOperatorPayment(deps, order.id);
+}
+
+/**
+ * The key the provider sees for this refund: a digest of the order id and the operator's key (or a new one), so it
+ * fits every provider's header whatever the operator sent. The operator's key may be any 1–100 characters, but an
+ * HTTP header carries only visible ASCII, and YooKassa takes at most 64 characters in `Idempotence-Key`: sent as
+ * they were, a non-ASCII key failed in our HTTP client as if the provider were down (a 502, after YooKassa's
+ * 2 s + 10 s of retries), and every YooKassa refund was refused (found by the fuzz run). The same operator key still
+ * makes the same provider key, so a retried request stays one refund.
+ */
+function deriveRefundKey(orderId: string, operatorKey: string): string {
+  return `refund-${createHash('sha256').update(`${orderId}\n${operatorKey}`, 'utf8').digest('base64url')}`;
 }
 
 /**

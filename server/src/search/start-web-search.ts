@@ -10,6 +10,8 @@ export type WebSearch = {
   engine: SearchEngine;
   /** Running when sandbox mode searches its simulator. */
   simulator: RunningSearchSimulator | undefined;
+  /** The configured engine's origin (no path, user or password); undefined for the simulator or no engine. */
+  address: string | undefined;
   close: () => Promise<void>;
 };
 
@@ -30,7 +32,7 @@ export async function startWebSearch(input: {
   startSimulator: () => Promise<RunningSearchSimulator>;
 }): Promise<WebSearch> {
   if (input.engine === undefined && !input.isSandbox) {
-    return { engine: unconfiguredSearchEngine, simulator: undefined, close: async () => undefined };
+    return { engine: unconfiguredSearchEngine, simulator: undefined, address: undefined, close: async () => undefined };
   }
   const simulator = input.engine === undefined ? await input.startSimulator() : undefined;
   const id = input.engine ?? 'searxng';
@@ -41,7 +43,8 @@ export async function startWebSearch(input: {
     timeoutMs: input.timeoutMs,
     dispatcher: input.dispatcher,
   });
-  return { engine, simulator, close: async () => simulator?.close() };
+  const address = input.engine === undefined ? undefined : findEngineOrigin(input.engine, input.baseUrl);
+  return { engine, simulator, address, close: async () => simulator?.close() };
 }
 
 /** Web search when SEARCH_ENGINE is not set outside sandbox mode: off, and every search says so. */
@@ -71,6 +74,10 @@ export function describeWebSearch(input: {
       ? 'the search simulator (sandbox mode)'
       : 'not configured (set SEARCH_ENGINE; docs/web-search-engines.md)';
   }
-  const address = new URL(input.baseUrl ?? defaultSearchBaseUrls[input.engine]).origin;
-  return `${searchEngineNames[input.engine]} at ${address}`;
+  return `${searchEngineNames[input.engine]} at ${findEngineOrigin(input.engine, input.baseUrl)}`;
+}
+
+/** Where an engine is reached, as the origin only, so no path, user or password is shown. */
+function findEngineOrigin(engine: SearchEngineId, baseUrl: string | undefined): string {
+  return new URL(baseUrl ?? defaultSearchBaseUrls[engine]).origin;
 }

@@ -32,18 +32,19 @@ function scriptedEngine(outcomes: Array<'ok' | 'empty' | 'unavailable'>): Search
 function watch(engine: SearchEngine, isConfigured = true) {
   const logged: unknown[] = [];
   const registry = new Registry();
+  const clock = { atMs: 42, nowMs: () => clock.atMs };
   const watched = watchSearchEngine(engine, {
     logger: { warn: (...args: unknown[]) => void logged.push(args) },
     registry,
-    clock: { nowMs: () => 42 },
-    isConfigured,
+    clock,
+    setup: { isConfigured, address: isConfigured ? 'http://127.0.0.1:8888' : undefined, isSimulator: false },
   });
   const search = () =>
     watched.engine.search({ query: secretQuery, maxResults: 3, signal: new AbortController().signal }).then(
       () => 'answered',
       (error: unknown) => (error instanceof SearchEngineError ? error.kind : error),
     );
-  return { ...watched, logged, registry, search };
+  return { ...watched, logged, registry, search, clock };
 }
 
 describe('watching the search engine (issue 19)', () => {
@@ -94,9 +95,78 @@ describe('watching the search engine (issue 19)', () => {
     const watched = watch(webSearch.engine, false);
     assert.equal(watched.health.status(), 'not_configured');
     assert.equal(await watched.search(), 'rejected');
+    const report = watched.health.report();
+    assert.deepEqual(
+      { ...report, last_failure: null },
+      {
+        engine: 'none',
+        engine_name: null,
+        address: null,
+        is_simulator: false,
+        status: 'not_configured',
+        failing_since: null,
+        failures_in_a_row: 1,
+        failures_before_failing: failuresBeforeDegraded,
+        failure_count: 1,
+        last_failure: null,
+        last_success_at: null,
+        setup_doc: 'docs/web-search-engines.md#running-searxng-for-production',
+      },
+    );
+    assert.deepEqual(report.last_failure, { at: new Date(42).toISOString(), kind: 'rejected', http_status: null });
     assert.match(JSON.stringify(watched.logged), /not configured/);
     assert.match(await watched.registry.metrics(), /gateway_web_search_total\{engine="none",outcome="rejected"\} 1/);
     await webSearch.close();
     await dispatcher.close();
+  });
+
+  test('the report says since when search is failing, how often it failed and when it last worked', async () => {
+    const outcomes: Array<'ok' | 'empty' | 'unavailable'> = ['ok'];
+    for (let index = 0; index < failuresBeforeDegraded + 1; index += 1) outcomes.push('unavailable');
+    outcomes.push('ok');
+    const watched = watch(scriptedEngine(outcomes));
+    const iso = (atMs: number) => new Date(atMs).toISOString();
+    assert.deepEqual(watched.health.report(), {
+      engine: 'searxng',
+      engine_name: 'SearXNG',
+      address: 'http://127.0.0.1:8888',
+      is_simulator: false,
+      status: 'ok',
+      failing_since: null,
+      failures_in_a_row: 0,
+      failures_before_failing: failuresBeforeDegraded,
+      failure_count: 0,
+      last_failure: null,
+      last_success_at: null,
+      setup_doc: 'docs/web-search-engines.md#running-searxng-for-production',
+    });
+    watched.clock.atMs = 1_000;
+    await watched.search();
+    for (let index = 0; index < failuresBeforeDegraded + 1; index += 1) {
+      watched.clock.atMs = 2_000 + index;
+      await watched.search();
+    }
+    const failing = watched.health.report();
+    assert.equal(failing.status, 'failing');
+    assert.equal(
+      failing.failing_since,
+      iso(2_000 + failuresBeforeDegraded - 1),
+      'since the failure that crossed the line',
+    );
+    assert.equal(failing.failures_in_a_row, failuresBeforeDegraded + 1);
+    assert.deepEqual(failing.last_failure, {
+      at: iso(2_000 + failuresBeforeDegraded),
+      kind: 'unavailable',
+      http_status: 502,
+    });
+    assert.equal(failing.last_success_at, iso(1_000));
+    watched.clock.atMs = 9_000;
+    assert.equal(await watched.search(), 'answered');
+    const recovered = watched.health.report();
+    assert.equal(recovered.status, 'ok');
+    assert.equal(recovered.failing_since, null);
+    assert.equal(recovered.failures_in_a_row, 0);
+    assert.equal(recovered.failure_count, failuresBeforeDegraded + 1, 'the failures stay counted');
+    assert.equal(recovered.last_success_at, iso(9_000));
   });
 });

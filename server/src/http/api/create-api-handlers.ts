@@ -20,6 +20,7 @@ import { createTopUpHandlers, type TopUpHandlerDeps } from './top-ups.ts';
 import { createUsageHandlers, type UsageHandlerDeps } from './usage.ts';
 import { createAuditHandlers } from './audit.ts';
 import { createTotpHandlers, type TotpHandlerDeps } from './totp.ts';
+import { createOperatorWebSearchHandlers, type OperatorWebSearchHandlerDeps } from './operator-web-search.ts';
 
 /** The union of what the endpoint groups need; each group's handlers see only their own part. */
 export type ApiHandlerDeps = AuthHandlerDeps &
@@ -41,7 +42,8 @@ export type ApiHandlerDeps = AuthHandlerDeps &
   OperatorModelHandlerDeps &
   AccountEmailHandlerDeps &
   TotpHandlerDeps &
-  ModelSyncHandlerDeps & { openApiDocument: Record<string, unknown> };
+  ModelSyncHandlerDeps &
+  OperatorWebSearchHandlerDeps & { openApiDocument: Record<string, unknown> };
 
 /** The handler of every endpoint in `contract/api-endpoints.ts`, grouped by what they need. */
 export function createApiHandlers(deps: ApiHandlerDeps): ApiHandlers {
@@ -68,5 +70,6 @@ export function createApiHandlers(deps: ApiHandlerDeps): ApiHandlers {
     ...createAuditHandlers(deps),
     ...createTotpHandlers(deps),
     ...createModelSyncHandlers(deps),
+    ...createOperatorWebSearchHandlers(deps),
   };
 }

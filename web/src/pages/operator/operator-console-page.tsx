@@ -12,6 +12,7 @@ import { UsersPanel } from './users-panel.tsx';
 import { AuditPanel } from './audit-panel.tsx';
 import { OutboxPanel } from './outbox-panel.tsx';
 import { TotpGate } from './totp-gate.tsx';
+import { WebSearchPanel } from './web-search-panel.tsx';
 import './operator.css';
 
 const panels = {
@@ -24,6 +25,7 @@ const panels = {
   audit: AuditPanel,
   models: ModelsPanel,
   outbox: OutboxPanel,
+  search: WebSearchPanel,
 } as const satisfies Record<keyof OperatorMessages['tabs'], () => unknown>;
 
 type PanelId = keyof typeof panels;

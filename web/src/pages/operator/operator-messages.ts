@@ -15,6 +15,7 @@ const en = {
     models: 'Models',
     audit: 'Audit log',
     outbox: 'Outbox',
+    search: 'Web search',
   },
   models: {
     lead: 'Our price against the cheapest and the dearest healthy route, for 10M input + 1M output tokens (or one image), after the deepest discount an account can have.',
@@ -193,6 +194,7 @@ const ru: OperatorMessages = {
     models: 'Модели',
     audit: 'Журнал аудита',
     outbox: 'Исходящие письма',
+    search: 'Веб-поиск',
   },
   models: {
     lead: 'Наша цена против самого дешёвого и самого дорогого исправного маршрута, за 10M входных + 1M выходных токенов (или одно изображение), после самой глубокой скидки, какая может быть у аккаунта.',
