@@ -50,13 +50,17 @@ async function sendOnce<T>(call: ProviderApiCall<T>): Promise<SendOutcome> {
   try {
     reply = await call.http(request);
   } catch (error) {
-    const detail = `the API could not be reached (${error instanceof Error ? error.message : 'unknown error'})`;
+    const message = error instanceof Error ? error.message : 'unknown error';
+    const isRefusedLocally = isRefusedByHttpClient(error);
+    const detail = isRefusedLocally
+      ? `the request could not be sent (${message})`
+      : `the API could not be reached (${message})`;
     return {
       kind: 'failure',
       error: new PaymentProviderError({
         providerId: call.providerId,
         httpStatus: undefined,
-        isRetryable: true,
+        isRetryable: !isRefusedLocally,
         detail,
       }),
     };
@@ -68,6 +72,15 @@ async function sendOnce<T>(call: ProviderApiCall<T>): Promise<SendOutcome> {
     kind: 'failure',
     error: new PaymentProviderError({ providerId: call.providerId, httpStatus: reply.status, isRetryable, detail }),
   };
+}
+
+/**
+ * undici refuses a request it cannot send as given (a header value with a control or non-Latin-1 character, a bad
+ * method) before any byte leaves: the same call would be refused again, so it is a bug to report, not an outage to
+ * wait out with retries.
+ */
+function isRefusedByHttpClient(error: unknown): boolean {
+  return error instanceof Error && 'code' in error && error.code === 'UND_ERR_INVALID_ARG';
 }
 
 /** `Authorization: Basic …` from a user name and password (YooKassa's shop id and key, CloudPayments' Public ID and secret). */
