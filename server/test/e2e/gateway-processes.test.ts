@@ -57,6 +57,25 @@ async function assertHealthzCounted(input: { url: string; count: number; readMet
   assert.equal(seriesValue(await input.readMetrics(), healthzSeries), before + input.count);
 }
 
+/**
+ * Polls `/readyz` until it answers 200 `degraded` (a process is down). Each try has its own short time limit: a
+ * connection node:cluster hands to a process at the instant it dies is never answered.
+ */
+async function waitForDegradedReadiness(
+  url: string,
+): Promise<{ status: string; worker: number; workers_up: number[]; processes: number }> {
+  for (let attempt = 0; attempt < 40; attempt += 1) {
+    const answer = await fetch(`${url}/readyz`, { headers: { connection: 'close' }, signal: AbortSignal.timeout(500) })
+      .then(async (response) => ({ status: response.status, body: (await response.json()) as Record<string, unknown> }))
+      .catch(() => undefined);
+    if (answer?.status === 200 && answer.body['status'] === 'degraded') {
+      return answer.body as { status: string; worker: number; workers_up: number[]; processes: number };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.fail('/readyz never said that a process was down');
+}
+
 async function call(url: string, key: string, index: number): Promise<{ status: number; costMicros: number }> {
   const response = await fetch(`${url}/v1/chat/completions`, {
     method: 'POST',
@@ -182,6 +201,10 @@ describe('two gateway processes on one port (PROCESSES=2)', () => {
     const [worker] = listDescendantPids(gateway.child.pid ?? 0);
     assert.ok(worker !== undefined, 'the launcher has gateway processes');
     process.kill(worker, 'SIGKILL');
+    // Until it is back, the port serves through the other process, whose readiness says one of two is up.
+    const degraded = await waitForDegradedReadiness(url);
+    assert.equal(degraded.processes, 2);
+    assert.deepEqual(degraded.workers_up, [degraded.worker], 'only the answering process is up');
     for (let attempt = 0; attempt < 600 && listeningLines() === before; attempt += 1) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
