@@ -1,26 +1,41 @@
 import { z } from 'zod';
 
-/**
- * One model of the public price list (`GET /api/models`), as the models page shows it. Prices are USD numbers
- * (exact micro-dollar amounts); `null` where not applicable (no cached rate, or a text model's per-request price).
- */
-export const publicModelSchema = z.object({
+/** What names and sizes a model, in every listing of models (the public price list and the operator's). */
+export const modelDefinitionShape = {
   id: z.string(),
   display_name: z.string(),
   family: z.string(),
   kind: z.enum(['text', 'image', 'embedding']),
   context_length: z.number().int(),
   max_output_tokens: z.number().int(),
+};
+
+/** A price per 1M tokens, USD: input, output and cached input (`null`: no cached rate). */
+export const tokenPriceShape = {
   input_usd_per_million: z.number(),
   output_usd_per_million: z.number(),
   cached_input_usd_per_million: z.number().nullable(),
+};
+
+/** The vendor's own list price per 1M tokens, USD. */
+export const listTokenPriceShape = {
+  list_input_usd_per_million: z.number(),
+  list_output_usd_per_million: z.number(),
+};
+
+/**
+ * One model of the public price list (`GET /api/models`), as the models page shows it. Prices are USD numbers
+ * (exact micro-dollar amounts); `null` where not applicable (no cached rate, or a text model's per-request price).
+ */
+export const publicModelSchema = z.object({
+  ...modelDefinitionShape,
+  ...tokenPriceShape,
   /**
    * Image models: one image of a request that sets neither quality nor size, as it is held and at most charged
    * (where the model picks the quality, its dearest one at the default size). `image_price_tiers` has the others.
    */
   usd_per_request: z.number().nullable(),
-  list_input_usd_per_million: z.number(),
-  list_output_usd_per_million: z.number(),
+  ...listTokenPriceShape,
   /** The vendor's list price of that same default image. */
   list_usd_per_request: z.number().nullable(),
   /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listTokenPriceShape, modelDefinitionShape, tokenPriceShape } from './models.ts';
 import { usdAmountSchema } from './subscriptions.ts';
 
 /** A model's capabilities as the operator sets them and `/v1/models` tells clients. */
@@ -67,9 +68,7 @@ export const routeCostSchema = z.object({
   is_healthy: z.boolean(),
   /** `entered` (set on the route) or `list_price` (the vendor's list price: its own API, or nothing entered). */
   basis: z.enum(['entered', 'list_price']),
-  input_usd_per_million: z.number(),
-  output_usd_per_million: z.number(),
-  cached_input_usd_per_million: z.number().nullable(),
+  ...tokenPriceShape,
   usd_per_request: z.number().nullable(),
 });
 export type RouteCost = z.infer<typeof routeCostSchema>;
@@ -81,12 +80,7 @@ export type RouteCost = z.infer<typeof routeCostSchema>;
  * the cheapest route costs more than that price.
  */
 export const operatorModelSchema = z.object({
-  id: z.string(),
-  display_name: z.string(),
-  family: z.string(),
-  kind: z.enum(['text', 'image', 'embedding']),
-  context_length: z.number().int(),
-  max_output_tokens: z.number().int(),
+  ...modelDefinitionShape,
   provider: z.string().nullable(),
   upstream_model: z.string().nullable(),
   supports_tools: z.boolean(),
@@ -94,12 +88,9 @@ export const operatorModelSchema = z.object({
   supports_json_schema: z.boolean(),
   supports_reasoning: z.boolean(),
   supports_web_search: z.boolean(),
-  input_usd_per_million: z.number(),
-  output_usd_per_million: z.number(),
-  cached_input_usd_per_million: z.number().nullable(),
+  ...tokenPriceShape,
   usd_per_request: z.number().nullable(),
-  list_input_usd_per_million: z.number(),
-  list_output_usd_per_million: z.number(),
+  ...listTokenPriceShape,
   list_cached_input_usd_per_million: z.number().nullable(),
   list_usd_per_request: z.number().nullable(),
   retired_at: z.string().nullable(),

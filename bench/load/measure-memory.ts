@@ -1,13 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
 import { setMockMode } from '../mock-mode.ts';
 import { chatBody, chatHeaders, type BenchTarget } from './bench-target.ts';
 import { benchMetricsToken } from '../start-bench-gateway.ts';
+import { readProcessRss, trackRssPeaks, type RssPeaks } from './sample-process-rss.ts';
 
-export type MemoryResult = {
+export type MemoryResult = RssPeaks & {
   chunkCount: number;
+  /** Before the streams, the same figure as `peakRssMb`: the process, or the largest of its gateway processes. */
   idleRssMb: number;
-  peakRssMb: number;
   /** V8 heap in use halfway through, from the gateway's `/metrics` (undefined when it has none). */
   midwayHeapUsedMb: number | undefined;
   completedCount: number;
@@ -17,7 +17,7 @@ export type MemoryResult = {
 
 /**
  * Resident memory of the target's process while `streamCount` streams of `chunkCount` chunks, each spread over
- * `streamSeconds`, are open at once. RSS is read from /proc every 200 ms; the peak is reported.
+ * `streamSeconds`, are open at once. RSS is read from /proc every 200 ms; the peak of each process is reported.
  */
 export async function measureMemory(input: {
   target: BenchTarget;
@@ -33,11 +33,10 @@ export async function measureMemory(input: {
     chunkCount: input.chunkCount,
     chunkIntervalMs: (input.streamSeconds * 1000) / input.chunkCount,
   });
-  const idleRssMb = readRssMb(pid);
-  let peakRssMb = idleRssMb;
-  const sampler = setInterval(() => {
-    peakRssMb = Math.max(peakRssMb, readRssMb(pid));
-  }, 200);
+  const tracker = trackRssPeaks();
+  tracker.add(readProcessRss(pid));
+  const idle = tracker.peaks();
+  const sampler = setInterval(() => tracker.add(readProcessRss(pid)), 200);
   const pool = new Pool(input.target.origin, { connections: input.streamCount, keepAliveTimeout: 1_000 });
   const startedMs = performance.now();
   const midwayHeap = new Promise<number | undefined>((resolve) => {
@@ -62,13 +61,15 @@ export async function measureMemory(input: {
     );
   } finally {
     clearInterval(sampler);
-    peakRssMb = Math.max(peakRssMb, readRssMb(pid));
+    tracker.add(readProcessRss(pid));
     await pool.close();
   }
+  const peaks = tracker.peaks();
+  if (idle === undefined || peaks === undefined) throw new Error(`no memory figure for ${input.target.label}`);
   return {
     chunkCount: input.chunkCount,
-    idleRssMb,
-    peakRssMb,
+    idleRssMb: idle.peakRssMb,
+    ...peaks,
     midwayHeapUsedMb: await midwayHeap,
     completedCount,
     failedCount,
@@ -103,23 +104,14 @@ async function countStreamEvents(pool: Pool, target: BenchTarget): Promise<numbe
   return tail === doneEvent ? eventCount - 1 : 0;
 }
 
-/** `gateway_nodejs_heap_size_used_bytes` from the prom-client default metrics, in MB. */
+/**
+ * `gateway_nodejs_heap_size_used_bytes` from the prom-client default metrics, in MB; under `--processes N` the
+ * largest of the processes' (each has its own series, labelled `worker`).
+ */
 async function readHeapUsedMb(origin: string): Promise<number | undefined> {
   const response = await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${benchMetricsToken}` } });
   const text = await response.text();
-  const match = /^\w*nodejs_heap_size_used_bytes\s+(\d+(?:\.\d+)?)/m.exec(text);
-  return match?.[1] === undefined ? undefined : Number(match[1]) / 1024 / 1024;
-}
-
-/**
- * VmRSS of a process and its child processes on this machine, in MB (Linux /proc): under `--processes N` the
- * measured pid is the launcher and the gateways are its children.
- */
-export function readRssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kilobytes = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1] ?? Number.NaN);
-  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
-    .split(' ')
-    .filter((id) => id !== '');
-  return kilobytes / 1024 + children.reduce((sum, child) => sum + readRssMb(Number(child)), 0);
+  const figures = [...text.matchAll(/^\w*nodejs_heap_size_used_bytes(?:\{[^}]*\})?\s+(\d+(?:\.\d+)?)/gm)];
+  if (figures.length === 0) return undefined;
+  return Math.max(...figures.map((match) => Number(match[1]))) / 1024 / 1024;
 }

@@ -1,13 +1,13 @@
 import { chatBody, chatHeaders, type BenchTarget } from './bench-target.ts';
-import { readRssMb } from './measure-memory.ts';
 import { runWrk } from './run-wrk.ts';
+import { readProcessRss, trackRssPeaks, type RssPeaks } from './sample-process-rss.ts';
 
 export type ThroughputResult = {
   requestsPerSecond: number;
   okCount: number;
   failedCount: number;
-  /** Highest resident memory of the target's process seen during its slices, when it runs on this machine. */
-  peakRssMb: number | undefined;
+  /** Highest resident memory of each of the target's processes during its slices, when it runs on this machine. */
+  rss: RssPeaks | undefined;
 };
 
 /**
@@ -22,19 +22,15 @@ export async function measureThroughput(input: {
   warmupSeconds: number;
 }): Promise<Map<string, ThroughputResult>> {
   const totals = new Map(
-    input.targets.map((target) => [
-      target.label,
-      { okCount: 0, failedCount: 0, seconds: 0, peakRssMb: undefined as number | undefined },
-    ]),
+    input.targets.map((target) => [target.label, { okCount: 0, failedCount: 0, seconds: 0, rss: trackRssPeaks() }]),
   );
   for (const target of input.targets) await runSlice(target, input.connections, input.warmupSeconds);
   for (let round = 0; round < input.rounds; round += 1) {
     for (const target of input.targets) {
-      const sampler = sampleRss(target.pid);
-      const slice = await runSlice(target, input.connections, input.sliceSeconds).finally(sampler.stop);
       const total = totals.get(target.label);
       if (!total) continue;
-      total.peakRssMb = maxDefined(total.peakRssMb, sampler.peakMb());
+      const sampler = sampleRss(target.pid, total.rss);
+      const slice = await runSlice(target, input.connections, input.sliceSeconds).finally(sampler.stop);
       total.okCount += slice.okCount;
       total.failedCount += slice.failedCount;
       total.seconds += slice.seconds;
@@ -47,7 +43,7 @@ export async function measureThroughput(input: {
         requestsPerSecond: total.okCount / total.seconds,
         okCount: total.okCount,
         failedCount: total.failedCount,
-        peakRssMb: total.peakRssMb,
+        rss: total.rss.peaks(),
       },
     ]),
   );
@@ -63,13 +59,12 @@ function runSlice(target: BenchTarget, connections: number, seconds: number) {
   });
 }
 
-/** Reads the process's RSS every 200 ms until stopped (nothing when the process is not on this machine). */
-function sampleRss(pid: number | undefined) {
-  let peakMb: number | undefined;
+/** Reads the RSS of the process and its children every 200 ms until stopped (nothing when not on this machine). */
+function sampleRss(pid: number | undefined, tracker: ReturnType<typeof trackRssPeaks>) {
   const read = () => {
     if (pid === undefined) return;
     try {
-      peakMb = maxDefined(peakMb, readRssMb(pid));
+      tracker.add(readProcessRss(pid));
     } catch {
       // The process ended between two samples; the slice's own result says so.
     }
@@ -81,12 +76,5 @@ function sampleRss(pid: number | undefined) {
       clearInterval(timer);
       read();
     },
-    peakMb: () => peakMb,
   };
-}
-
-function maxDefined(a: number | undefined, b: number | undefined): number | undefined {
-  if (a === undefined) return b;
-  if (b === undefined) return a;
-  return Math.max(a, b);
 }

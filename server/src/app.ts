@@ -71,6 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     redis: deps.redis,
     isShuttingDown: deps.isShuttingDown,
     webSearchHealth: deps.webSearchHealth,
+    processes: deps.processes,
   });
   registerV1Cors(app, { origins: deps.corsOrigins });
   registerV1Routes(app, deps);

@@ -3,8 +3,6 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { ConfigError, readConfig, type Config } from './config/config.ts';
 import { createLogger } from './logger.ts';
-import { describeWebSearch } from './search/start-web-search.ts';
-import { startGateway } from './start-gateway.ts';
 import { refuseProcesses, startProcesses, workerConfig } from './start-processes.ts';
 import { StartupError } from './startup-error.ts';
 
@@ -28,12 +26,17 @@ export async function runGateway(startConfig: Config): Promise<void> {
     process.exit(2);
   }
   if (startConfig.processes > 1 && cluster.isPrimary) {
-    startProcesses(startConfig, logger, fileURLToPath(import.meta.url));
+    await startProcesses(startConfig, logger, fileURLToPath(import.meta.url));
     return;
   }
   const index = cluster.isWorker ? startConfig.workerIndex : undefined;
-  const config = index === undefined ? startConfig : workerConfig(startConfig, index);
+  const config = index === undefined ? { ...startConfig, workerIndex: undefined } : workerConfig(startConfig, index);
   applyMemoryMode(config);
+  // Loaded here, not on import, so the launcher of PROCESSES=N (above) stays a small process: it forwards connections
+  // and merges metrics, and has no use for the gateway's modules.
+  const { startGateway } = await import('./start-gateway.ts');
+  const { describeWebSearch } = await import('./search/start-web-search.ts');
+  const { announceServing } = await import('./join-processes.ts');
   let gateway;
   try {
     gateway = await startGateway(config, logger);
@@ -41,6 +44,7 @@ export async function runGateway(startConfig: Config): Promise<void> {
     process.stderr.write(`gateway: could not start: ${describeStartError(error, config.port)}\n`);
     process.exit(1);
   }
+  if (index !== undefined) announceServing();
   const webSearch = describeWebSearch({ ...config.search, isSandbox: config.isSandbox });
   logger.info(
     { url: gateway.url, database: gateway.database.description, sandbox: config.isSandbox, webSearch },

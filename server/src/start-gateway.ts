@@ -30,7 +30,8 @@ import { loadVerifiedMasterKey } from './config/verify-master-key.ts';
 import { openDatabase, pingDatabase, type DatabaseHandle } from './db/database.ts';
 import { prepareDatabase } from './prepare-database.ts';
 import { watchCacheVersions } from './db/watch-cache-versions.ts';
-import { createHttpMetrics, startMetricsServer, type HttpMetrics } from './http/metrics.ts';
+import { createHttpMetrics, readRegistry, startMetricsServer, type HttpMetrics } from './http/metrics.ts';
+import { joinProcesses, type ProcessPeers } from './join-processes.ts';
 import { loadImagePriceTiers } from './images/image-price-tiers.ts';
 import { seedImagePriceTiers } from './images/seed-image-price-tiers.ts';
 import { systemClock } from './lib/clock.ts';
@@ -391,6 +392,7 @@ function composeAppDeps(
   isShuttingDown: () => boolean,
 ): AppDeps {
   const { config, storage, caches, upstreams } = input;
+  const peers = joinLauncher(config, input.metrics);
   return {
     ...input.payments,
     ...input.accountMail,
@@ -425,7 +427,12 @@ function composeAppDeps(
       rateLimiter: storage.rateLimiter,
       requireOperatorTotp: config.requireOperatorTotp,
     },
-    metricsAccess: { token: config.metrics.token, isOnPublicPort: config.metrics.listen === undefined },
+    metricsAccess: {
+      token: config.metrics.token,
+      isOnPublicPort: config.metrics.listen === undefined,
+      readGatewayMetrics: peers?.readGatewayMetrics,
+    },
+    processes: peers,
     allowPrivateUpstreams: config.allowPrivateUpstreams,
     pricingRule: config.pricingRule,
     priceDataUrl: config.priceDataUrl,
@@ -467,15 +474,29 @@ async function startMetricsAddress(
   input: { config: Config; logger: Logger; metrics: HttpMetrics },
 ): Promise<string | undefined> {
   const { listen, token } = input.config.metrics;
+  // Under PROCESSES > 1 the launcher binds METRICS_LISTEN and serves every process's metrics there.
+  if (input.config.workerIndex !== undefined) return undefined;
   if (listen === undefined) {
     if (token === undefined) input.logger.info('/metrics is off: set METRICS_TOKEN or METRICS_LISTEN to serve it');
     return undefined;
   }
-  const server = stack.adopt(await startMetricsServer({ metrics: input.metrics, ...listen, token }), (running) =>
-    running.close(),
+  const server = stack.adopt(
+    await startMetricsServer({ source: readRegistry(input.metrics.registry), ...listen, token }),
+    (running) => running.close(),
   );
   input.logger.info({ url: `${server.url}/metrics` }, 'metrics listening on their own address');
   return server.url;
+}
+
+/** A process forked by `PROCESSES=N` answers its launcher's metrics requests and learns which siblings serve. */
+function joinLauncher(config: Config, metrics: HttpMetrics): ProcessPeers | undefined {
+  if (config.workerIndex === undefined) return undefined;
+  return joinProcesses({
+    registry: metrics.registry,
+    slot: config.workerIndex,
+    processes: config.processes,
+    timeoutMs: 5000,
+  });
 }
 
 const journalFolder = 'settlements';

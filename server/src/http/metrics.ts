@@ -16,7 +16,23 @@ export type HttpMetrics = {
  * the public port when `isOnPublicPort` (else on the separate metrics address alone). No token and no separate address:
  * nobody.
  */
-export type MetricsAccess = { token: string | undefined; isOnPublicPort: boolean };
+export type MetricsAccess = {
+  token: string | undefined;
+  isOnPublicPort: boolean;
+  /**
+   * Under PROCESSES > 1, the whole gateway's metrics as the launcher merges them (undefined when it does not answer);
+   * unset, this process's own registry is the gateway's.
+   */
+  readGatewayMetrics: (() => Promise<string | undefined>) | undefined;
+};
+
+/** Where the `/metrics` text comes from: one registry, or the launcher's merge of every process's. */
+export type MetricsSource = { contentType: string; read: () => Promise<string | undefined> };
+
+/** The `/metrics` text of one process's registry. */
+export function readRegistry(registry: Registry): MetricsSource {
+  return { contentType: registry.contentType, read: () => registry.metrics() };
+}
 
 /** A registry of our own (no global default), with process metrics and per-route HTTP counters. */
 export function createHttpMetrics(): HttpMetrics {
@@ -65,8 +81,10 @@ export function registerMetrics(app: FastifyInstance, metrics: HttpMetrics, acce
         .header('www-authenticate', 'Bearer realm="metrics"')
         .send({ error: 'A bearer token is required.' });
     }
+    const text = await (access.readGatewayMetrics ?? (() => metrics.registry.metrics()))();
+    if (text === undefined) return reply.status(503).send({ error: 'The gateway processes did not answer in time.' });
     reply.header('content-type', metrics.registry.contentType);
-    return metrics.registry.metrics();
+    return text;
   });
 }
 
@@ -75,7 +93,7 @@ export function registerMetrics(app: FastifyInstance, metrics: HttpMetrics, acce
  * required there too.
  */
 export async function startMetricsServer(input: {
-  metrics: HttpMetrics;
+  source: MetricsSource;
   host: string;
   port: number;
   token: string | undefined;
@@ -94,7 +112,7 @@ export async function startMetricsServer(input: {
 }
 
 async function answerMetrics(
-  input: { metrics: HttpMetrics; token: string | undefined },
+  input: { source: MetricsSource; token: string | undefined },
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
@@ -107,8 +125,12 @@ async function answerMetrics(
     response.writeHead(401, { 'www-authenticate': 'Bearer realm="metrics"' }).end();
     return;
   }
-  const body = await input.metrics.registry.metrics();
-  response.writeHead(200, { 'content-type': input.metrics.registry.contentType }).end(body);
+  const body = await input.source.read();
+  if (body === undefined) {
+    response.writeHead(503, { 'content-type': 'text/plain' }).end('The gateway processes did not answer in time.\n');
+    return;
+  }
+  response.writeHead(200, { 'content-type': input.source.contentType }).end(body);
 }
 
 /** Compares digests, so the time taken says nothing about how much of the token was right. */

@@ -40,7 +40,7 @@ export async function addModel(deps: ManageModelsDeps, request: CreateModelReque
     id: request.id,
     kind: request.kind,
     provider: parsed.changes.provider ?? null,
-    ...listColumns(parsed.list),
+    ...rateColumns(parsed.list, rateNames.listRates),
   };
   const defaults = applyPricingRule(deps.pricingRule, { list: parsed.list, cost: parsed.list });
   const price = { ...defaults, ...parsed.ours };
@@ -63,8 +63,8 @@ export async function addModel(deps: ManageModelsDeps, request: CreateModelReque
     supports_json_schema: changes.supports_json_schema ?? 0,
     supports_reasoning: changes.supports_reasoning ?? 0,
     supports_web_search: changes.supports_web_search ?? 0,
-    ...ourColumns(price),
-    ...listRowColumns(parsed.list),
+    ...rateColumns(price, rateNames.row),
+    ...rateColumns(parsed.list, rateNames.listRow),
     price_effective_at: nowMs,
     enabled: 1,
     created_at: nowMs,
@@ -103,7 +103,7 @@ export async function updateModel(
       id: row.id,
       kind: row.kind,
       provider: parsed.changes.provider ?? row.provider,
-      ...listColumns(parsed.list),
+      ...rateColumns(parsed.list, rateNames.listRates),
     };
     await checkAboveCost(
       { db: deps.db, nowMs, routeCosts: deps.routeCosts },
@@ -115,7 +115,7 @@ export async function updateModel(
   const priceChange = isPriceChanged
     ? toPriceChange(row.id, { price, effectiveAt, reason: request.reason ?? 'set by operator' })
     : undefined;
-  const changes = { ...parsed.changes, ...listRowColumns(parsed.list) };
+  const changes = { ...parsed.changes, ...rateColumns(parsed.list, rateNames.listRow) };
   await writeModel(deps.db, { isNew: false, modelId: row.id, changes, priceChange });
   await announceCatalogChange(deps);
   return getModelRow(deps.db, row.id);
@@ -175,31 +175,39 @@ async function announceCatalogChange(deps: ManageModelsDeps): Promise<void> {
   await deps.priceList.reload();
 }
 
-function listColumns(list: ModelRates) {
-  return {
-    listInputRateMicros: list.inputMicros,
-    listOutputRateMicros: list.outputMicros,
-    listCachedInputRateMicros: list.cachedInputMicros,
-    listPerRequestMicros: list.perRequestMicros,
-  };
-}
+/** The four rates' names where they are written: our price and the list price in a row, the route costs' view. */
+const rateNames = {
+  row: {
+    inputMicros: 'input_rate_micros',
+    outputMicros: 'output_rate_micros',
+    cachedInputMicros: 'cached_input_rate_micros',
+    perRequestMicros: 'per_request_micros',
+  },
+  listRow: {
+    inputMicros: 'list_input_rate_micros',
+    outputMicros: 'list_output_rate_micros',
+    cachedInputMicros: 'list_cached_input_rate_micros',
+    perRequestMicros: 'list_per_request_micros',
+  },
+  listRates: {
+    inputMicros: 'listInputRateMicros',
+    outputMicros: 'listOutputRateMicros',
+    cachedInputMicros: 'listCachedInputRateMicros',
+    perRequestMicros: 'listPerRequestMicros',
+  },
+} as const satisfies Record<string, Record<keyof ModelRates, string>>;
 
-function listRowColumns(list: ModelRates) {
-  return {
-    list_input_rate_micros: list.inputMicros,
-    list_output_rate_micros: list.outputMicros,
-    list_cached_input_rate_micros: list.cachedInputMicros,
-    list_per_request_micros: list.perRequestMicros,
-  };
-}
+type RateColumns<Names extends Record<keyof ModelRates, string>> = {
+  [Field in keyof ModelRates as Names[Field]]: ModelRates[Field];
+};
 
-function ourColumns(price: ModelRates) {
-  return {
-    input_rate_micros: price.inputMicros,
-    output_rate_micros: price.outputMicros,
-    cached_input_rate_micros: price.cachedInputMicros,
-    per_request_micros: price.perRequestMicros,
-  };
+/** `rates` under the names of one of `rateNames`. */
+function rateColumns<Names extends Record<keyof ModelRates, string>>(
+  rates: ModelRates,
+  names: Names,
+): RateColumns<Names> {
+  const fields = ['inputMicros', 'outputMicros', 'cachedInputMicros', 'perRequestMicros'] as const;
+  return Object.fromEntries(fields.map((field) => [names[field], rates[field]])) as RateColumns<Names>;
 }
 
 function toPriceChange(

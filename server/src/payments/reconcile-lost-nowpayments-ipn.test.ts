@@ -1,24 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Agent } from 'undici';
 import {
   startNowPaymentsSimulator,
   type NowPaymentsSimulator,
 } from '../../../simulators/payments/nowpayments/start-nowpayments-simulator.ts';
 import { assertLedgerBalanced } from '../../test/support/assert-ledger-balanced.ts';
-import { createTestDatabase, databaseKinds, type TestDatabase } from '../../test/support/test-databases.ts';
-import { openDatabase, type DatabaseHandle } from '../db/database.ts';
-import { sumLedgerAccount, userLedgerAccount } from '../db/ledger.ts';
-import { migrateToLatest } from '../db/migrate.ts';
-import { findTopUpOrder } from '../db/top-up-orders.ts';
-import { insertUser } from '../db/users.ts';
-import { cryptoIds } from '../lib/ids.ts';
-import { createNowPaymentsDepositStore } from './create-nowpayments-deposit-store.ts';
-import { createPaymentHttp } from './create-payment-http.ts';
-import { createTopUpOrder } from './create-top-up-order.ts';
+import { databaseKinds } from '../../test/support/test-databases.ts';
+import type { DatabaseHandle } from '../db/database.ts';
 import { createPaymentProviders } from './payment-providers.ts';
-import { createNowPaymentsProvider } from './providers/nowpayments/nowpayments-provider.ts';
 import { reconcileTopUpOrders } from './reconcile-top-up-orders.ts';
+import {
+  createSimulatedNowPayments,
+  openUsdtOrderFixture,
+  type UsdtOrderFixture,
+} from './test-support/open-usdt-order-fixture.ts';
 
 const credentials = { apiKey: 'np-reconcile-key', ipnSecret: 'np-reconcile-ipn-secret' };
 /** Nothing listens on the discard port on loopback: every IPN the simulator sends is lost. */
@@ -26,70 +21,34 @@ const lostIpnUrl = 'http://127.0.0.1:9/webhooks/nowpayments';
 
 for (const kind of databaseKinds) {
   describe(`NOWPayments reconciliation recovers lost IPNs on ${kind}`, () => {
-    let testDatabase: TestDatabase;
+    let fixture: UsdtOrderFixture;
     let handle: DatabaseHandle;
     let simulator: NowPaymentsSimulator;
-    let agent: Agent;
-    let userNumber = 0;
     const clock = { nowMs: () => Date.now() };
     const providers = createPaymentProviders([]);
     const errors: string[] = [];
     const deps = () => ({
-      db: handle.db,
-      clock,
-      ids: cryptoIds,
-      fx: { markupBasisPoints: 0, fixedMicroRoublesPerUsd: 100_000_000, maxRateAgeMs: 1, cbrUrl: lostIpnUrl },
-      paymentProviders: providers,
-      topUps: { minimumMinorUnits: { RUB: 20_000, USD: 500 }, orderTtlMs: 3_600_000 },
-      topUpReturnUrl: 'https://gateway.example/billing/return',
-      onBalancesChanged: async () => undefined,
+      ...fixture.deps,
       onOrderError: (orderId: string, error: unknown) => errors.push(`${orderId}: ${String(error)}`),
     });
 
     before(async () => {
-      testDatabase = await createTestDatabase(kind);
-      handle = openDatabase(testDatabase.config);
-      await migrateToLatest(handle.db);
+      fixture = await openUsdtOrderFixture({ kind, clock, paymentProviders: providers, userPrefix: 'np_lost' });
+      handle = fixture.handle;
       simulator = await startNowPaymentsSimulator({ ...credentials, retryDelaysMs: [10] });
-      agent = new Agent();
-      providers.add(
-        createNowPaymentsProvider({
-          ...credentials,
-          apiBaseUrl: simulator.url,
-          ipnCallbackUrl: lostIpnUrl,
-          store: createNowPaymentsDepositStore({ db: handle.db, clock }),
-          http: createPaymentHttp({ dispatcher: agent }),
-          isSandbox: true,
-        }),
-      );
+      providers.add(createSimulatedNowPayments(fixture, { simulator, credentials, ipnCallbackUrl: lostIpnUrl, clock }));
     });
     after(async () => {
       await simulator.close();
-      await agent.close();
-      await handle.close();
-      await testDatabase.drop();
+      await fixture.close();
     });
 
     async function newOrder(cents: number) {
-      userNumber += 1;
-      const userId = `usr_np_lost_${userNumber}`;
-      await insertUser(handle.db, {
-        id: userId,
-        email: `${userId}@example.com`,
-        password_hash: 'x',
-        role: 'user',
-        created_at: 1,
-      });
-      const { order } = await createTopUpOrder(deps(), {
-        userId,
-        customerEmail: `${userId}@example.com`,
-        method: 'usdt_trc20',
-        amount: { currency: 'USD', minorUnits: cents },
-      });
+      const { userId, order } = await fixture.newOrder(cents);
       return { userId, orderId: order.id, paymentId: order.provider_payment_id ?? '' };
     }
-    const balanceOf = (userId: string) => sumLedgerAccount(handle.db, userLedgerAccount(userId));
-    const statusOf = async (orderId: string) => (await findTopUpOrder(handle.db, orderId))?.status;
+    const balanceOf = (userId: string) => fixture.balanceOf(userId);
+    const statusOf = (orderId: string) => fixture.statusOf(orderId);
 
     test('a payment whose IPNs never arrive is credited by reconciliation, once, even with two passes at once', async () => {
       const order = await newOrder(1000);

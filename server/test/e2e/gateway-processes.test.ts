@@ -31,6 +31,51 @@ async function answeringWorkers(url: string): Promise<Set<number | undefined>> {
   return seen;
 }
 
+/** The value of one series in a Prometheus text page (the line that starts with `series`), or undefined. */
+function seriesValue(page: string, series: string): number | undefined {
+  const line = page.split('\n').find((candidate) => candidate.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+/** The `worker` labels that carry a series of `name` in a Prometheus text page. */
+function workerLabels(page: string, name: string): string[] {
+  const pattern = new RegExp(`^${name}\\{[^}]*worker="([^"]+)"`, 'gm');
+  return [...new Set([...page.matchAll(pattern)].map((match) => match[1] ?? ''))].sort();
+}
+
+const healthzSeries = 'gateway_http_requests_total{route="/healthz",method="GET",status="200"}';
+
+/**
+ * `count` calls to /healthz on fresh connections: the gateway's summed counter must grow by exactly that many,
+ * whichever processes served them (both must have).
+ */
+async function assertHealthzCounted(input: { url: string; count: number; readMetrics: () => Promise<string> }) {
+  const before = seriesValue(await input.readMetrics(), healthzSeries) ?? 0;
+  const workers = new Set<number | undefined>();
+  for (let index = 0; index < input.count; index += 1) workers.add(await answeringProcess(input.url));
+  assert.deepEqual([...workers].sort(), [0, 1], 'the calls were spread over both processes');
+  assert.equal(seriesValue(await input.readMetrics(), healthzSeries), before + input.count);
+}
+
+/**
+ * Polls `/readyz` until it answers 200 `degraded` (a process is down). Each try has its own short time limit: a
+ * connection node:cluster hands to a process at the instant it dies is never answered.
+ */
+async function waitForDegradedReadiness(
+  url: string,
+): Promise<{ status: string; worker: number; workers_up: number[]; processes: number }> {
+  for (let attempt = 0; attempt < 40; attempt += 1) {
+    const answer = await fetch(`${url}/readyz`, { headers: { connection: 'close' }, signal: AbortSignal.timeout(500) })
+      .then(async (response) => ({ status: response.status, body: (await response.json()) as Record<string, unknown> }))
+      .catch(() => undefined);
+    if (answer?.status === 200 && answer.body['status'] === 'degraded') {
+      return answer.body as { status: string; worker: number; workers_up: number[]; processes: number };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.fail('/readyz never said that a process was down');
+}
+
 async function call(url: string, key: string, index: number): Promise<{ status: number; costMicros: number }> {
   const response = await fetch(`${url}/v1/chat/completions`, {
     method: 'POST',
@@ -55,12 +100,15 @@ describe('two gateway processes on one port (PROCESSES=2)', () => {
   let gateway: GatewayProcess;
   let url: string;
   let dataDir: string;
+  let metricsUrl: string;
   before(async () => {
     seed = await startTestGateway({ databaseKind: 'postgres', environment: { REDIS_URL: testRedisUrl() } });
     assert.equal(seed.config.database.kind, 'postgres');
     dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-processes-'));
     const port = await findFreePort();
+    metricsUrl = `http://127.0.0.1:${await findFreePort()}/metrics`;
     gateway = spawnGateway({
+      METRICS_LISTEN: new URL(metricsUrl).host,
       DATA_DIR: dataDir,
       DATABASE_URL: seed.config.database.kind === 'postgres' ? seed.config.database.url : '',
       REDIS_URL: testRedisUrl(),
@@ -94,6 +142,26 @@ describe('two gateway processes on one port (PROCESSES=2)', () => {
     assert.ok(!seen.has(undefined), 'each answer names its worker');
     const nodeIds = [0, 1].map((slot) => readFileSync(path.join(dataDir, 'workers', String(slot), 'node-id'), 'utf8'));
     assert.notEqual(nodeIds[0], nodeIds[1], 'each process holds credit under its own node id');
+    const health = (await (await fetch(`${url}/healthz`)).json()) as Record<string, unknown>;
+    assert.deepEqual({ ...health, worker: 0 }, { status: 'ok', worker: 0, workers_up: [0, 1], processes: 2 });
+    const readiness = (await (await fetch(`${url}/readyz`)).json()) as Record<string, unknown>;
+    assert.equal(
+      readiness['status'] === 'ready' || readiness['web_search'] !== undefined,
+      true,
+      'only search degrades',
+    );
+    assert.deepEqual(readiness['workers_up'], [0, 1]);
+  });
+
+  test('METRICS_LISTEN serves the whole gateway: counters summed over the processes, gauges per process', async () => {
+    const readMetrics = async () => (await fetch(metricsUrl)).text();
+    await assertHealthzCounted({ url, count: 12, readMetrics });
+    const page = await readMetrics();
+    assert.deepEqual(workerLabels(page, 'gateway_process_resident_memory_bytes'), ['0', '1']);
+    assert.deepEqual(workerLabels(page, 'gateway_nodejs_eventloop_lag_p99_seconds'), ['0', '1']);
+    assert.equal(seriesValue(page, 'gateway_worker_up{worker="0"}'), 1);
+    assert.equal(seriesValue(page, 'gateway_worker_up{worker="1"}'), 1);
+    assert.equal(workerLabels(page, 'gateway_http_requests_total').length, 0, 'counters are summed, not per process');
   });
 
   test('a burst over both charges exactly the sum of usage.cost and never overdraws', async () => {
@@ -133,6 +201,10 @@ describe('two gateway processes on one port (PROCESSES=2)', () => {
     const [worker] = listDescendantPids(gateway.child.pid ?? 0);
     assert.ok(worker !== undefined, 'the launcher has gateway processes');
     process.kill(worker, 'SIGKILL');
+    // Until it is back, the port serves through the other process, whose readiness says one of two is up.
+    const degraded = await waitForDegradedReadiness(url);
+    assert.equal(degraded.processes, 2);
+    assert.deepEqual(degraded.workers_up, [degraded.worker], 'only the answering process is up');
     for (let attempt = 0; attempt < 600 && listeningLines() === before; attempt += 1) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -142,6 +214,64 @@ describe('two gateway processes on one port (PROCESSES=2)', () => {
     assert.equal(seen.size, 2, 'the restarted process serves beside the other');
     assert.ok(!seen.has(undefined));
   });
+
+  test('after a restart the summed counters do not go back and no series of the dead process is left', async () => {
+    const readMetrics = async () => (await fetch(metricsUrl)).text();
+    const before = seriesValue(await readMetrics(), healthzSeries) ?? 0;
+    const [worker] = listDescendantPids(gateway.child.pid ?? 0);
+    assert.ok(worker !== undefined);
+    const restarts = () => (gateway.output().match(/gateway listening on/g) ?? []).length;
+    const listened = restarts();
+    process.kill(worker, 'SIGKILL');
+    for (let attempt = 0; attempt < 600 && restarts() === listened; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const page = await readMetrics();
+    assert.ok((seriesValue(page, healthzSeries) ?? 0) >= before, 'a summed counter never goes down');
+    assert.deepEqual(workerLabels(page, 'gateway_process_resident_memory_bytes'), ['0', '1']);
+    await assertHealthzCounted({ url, count: 12, readMetrics });
+  });
+});
+
+test('PROCESSES=2 with METRICS_TOKEN: /metrics on the public port is the whole gateway, from either process', async () => {
+  const seed = await startTestGateway({ databaseKind: 'postgres', environment: { REDIS_URL: testRedisUrl() } });
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-processes-token-'));
+  const gateway = spawnGateway({
+    DATA_DIR: dataDir,
+    DATABASE_URL: seed.config.database.kind === 'postgres' ? seed.config.database.url : '',
+    REDIS_URL: testRedisUrl(),
+    MASTER_KEY: readFileSync(path.join(seed.config.dataDir, 'master.key'), 'utf8').trim(),
+    PROCESSES: '2',
+    PORT: String(await findFreePort()),
+    HOST: '127.0.0.1',
+    SANDBOX: 'on',
+    METRICS_TOKEN: 'metrics-token-for-the-test',
+    LOG_LEVEL: 'info',
+  });
+  try {
+    const url = await waitForListening(gateway);
+    while ((gateway.output().match(/gateway listening on/g) ?? []).length < 2) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const readMetrics = async () => {
+      const response = await fetch(`${url}/metrics`, {
+        headers: { authorization: 'Bearer metrics-token-for-the-test', connection: 'close' },
+      });
+      assert.equal(response.status, 200);
+      return response.text();
+    };
+    assert.equal((await fetch(`${url}/metrics`, { headers: { connection: 'close' } })).status, 401);
+    await assertHealthzCounted({ url, count: 12, readMetrics });
+    // Fresh connections reach both processes: each answers with every process's gauges.
+    for (let index = 0; index < 4; index += 1) {
+      assert.deepEqual(workerLabels(await readMetrics(), 'gateway_process_resident_memory_bytes'), ['0', '1']);
+    }
+  } finally {
+    gateway.child.kill('SIGTERM');
+    await gateway.exited;
+    await seed.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
 
 test('PROCESSES=2 on SQLite is refused at start with one clear line', async () => {

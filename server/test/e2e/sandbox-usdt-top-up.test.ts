@@ -28,6 +28,33 @@ async function waitForOrder(
   }
 }
 
+/** A sandbox gateway with no welcome balance, started before the tests of the enclosing describe block. */
+function startGatewayForSuite(environment: Record<string, string> = {}): () => TestGateway {
+  let gateway: TestGateway | undefined;
+  before(async () => {
+    gateway = await startTestGateway({ environment: { WELCOME_BALANCE_USD: '0', ...environment } });
+  });
+  after(async () => gateway?.close());
+  return () => {
+    assert.ok(gateway, 'the gateway started');
+    return gateway;
+  };
+}
+
+/** A new user (signed up at `email`) orders a USDT top-up of `amountMinor` US cents. */
+async function orderUsdt(
+  gateway: TestGateway,
+  input: { email: string; amountMinor: number },
+): Promise<{ session: BrowserSession; order: CreatedTopUp['order'] }> {
+  const session = await signUp(gateway.url, { email: input.email });
+  const created = await callApi(gateway.url, '/api/top-ups', {
+    session,
+    body: { method: 'usdt_trc20', currency: 'USD', amount_minor: input.amountMinor },
+  });
+  assert.equal(created.status, 201, created.text);
+  return { session, order: (created.json as CreatedTopUp).order };
+}
+
 async function control(tronGridUrl: string, path: string, body: unknown = {}): Promise<string> {
   const answer = await fetch(`${tronGridUrl}/_simulator/${path}`, { method: 'POST', body: JSON.stringify(body) });
   assert.equal(answer.status, 200);
@@ -35,23 +62,13 @@ async function control(tronGridUrl: string, path: string, body: unknown = {}): P
 }
 
 describe('a sandbox gateway takes USDT (TRC20) top-ups by watching the TronGrid simulator', () => {
-  let gateway: TestGateway;
-
-  before(async () => {
-    gateway = await startTestGateway({ environment: { WELCOME_BALANCE_USD: '0' } });
-  });
-  after(async () => gateway.close());
+  const suiteGateway = startGatewayForSuite();
 
   test('order → address and exact amount → transfer seen → confirmed → balance credited once', async () => {
+    const gateway = suiteGateway();
     const tronGridUrl = gateway.gateway.sandboxTronGridUrl;
     assert.ok(tronGridUrl);
-    const session = await signUp(gateway.url, { email: 'usdt@example.com' });
-    const created = await callApi(gateway.url, '/api/top-ups', {
-      session,
-      body: { method: 'usdt_trc20', currency: 'USD', amount_minor: 1000 },
-    });
-    assert.equal(created.status, 201, created.text);
-    const { order } = created.json as CreatedTopUp;
+    const { session, order } = await orderUsdt(gateway, { email: 'usdt@example.com', amountMinor: 1000 });
     assert.equal(order.provider, 'tron');
     assert.equal(order.crypto_deposit?.amount, '10');
     assert.equal(order.crypto_deposit?.stage, 'waiting');
@@ -83,21 +100,11 @@ async function sandboxTransfer(
 }
 
 describe('the sandbox site pays a watched USDT order through the gateway API (look-alike, part, rest)', () => {
-  let gateway: TestGateway;
-
-  before(async () => {
-    gateway = await startTestGateway({ environment: { WELCOME_BALANCE_USD: '0' } });
-  });
-  after(async () => gateway.close());
+  const suiteGateway = startGatewayForSuite();
 
   test('a confirmed look-alike credits nothing; half then the full amount credit 15 USDT, each once', async () => {
-    const session = await signUp(gateway.url, { email: 'usdt-sandbox-site@example.com' });
-    const created = await callApi(gateway.url, '/api/top-ups', {
-      session,
-      body: { method: 'usdt_trc20', currency: 'USD', amount_minor: 1000 },
-    });
-    assert.equal(created.status, 201, created.text);
-    const { order } = created.json as CreatedTopUp;
+    const gateway = suiteGateway();
+    const { session, order } = await orderUsdt(gateway, { email: 'usdt-sandbox-site@example.com', amountMinor: 1000 });
     const lookAlike = await sandboxTransfer(gateway, session, order.id, { action: 'send_look_alike' });
     assert.equal(lookAlike.status, 200);
     assert.ok(lookAlike.transactionId);
@@ -134,23 +141,13 @@ describe('the sandbox site pays a watched USDT order through the gateway API (lo
 });
 
 describe('a sandbox gateway takes USDT (TRC20) top-ups through the NOWPayments simulator', () => {
-  let gateway: TestGateway;
-
-  before(async () => {
-    gateway = await startTestGateway({ environment: { WELCOME_BALANCE_USD: '0', USDT_WAY: 'processor' } });
-  });
-  after(async () => gateway.close());
+  const suiteGateway = startGatewayForSuite({ USDT_WAY: 'processor' });
 
   test('order → processor address and amount → partial IPN → final IPN → balance credited once in all', async () => {
+    const gateway = suiteGateway();
     const nowPaymentsUrl = gateway.gateway.sandboxNowPaymentsUrl;
     assert.ok(nowPaymentsUrl);
-    const session = await signUp(gateway.url, { email: 'usdt-processor@example.com' });
-    const created = await callApi(gateway.url, '/api/top-ups', {
-      session,
-      body: { method: 'usdt_trc20', currency: 'USD', amount_minor: 2000 },
-    });
-    assert.equal(created.status, 201, created.text);
-    const { order } = created.json as CreatedTopUp;
+    const { session, order } = await orderUsdt(gateway, { email: 'usdt-processor@example.com', amountMinor: 2000 });
     assert.equal(order.provider, 'nowpayments');
     assert.equal(order.crypto_deposit?.amount, '20');
     const paymentId = await findPaymentId(gateway, order.id);
@@ -178,13 +175,8 @@ describe('a sandbox gateway takes USDT (TRC20) top-ups through the NOWPayments s
   });
 
   test('the sandbox site pays a processor order through the gateway API; a look-alike does not apply (409)', async () => {
-    const session = await signUp(gateway.url, { email: 'usdt-processor-site@example.com' });
-    const created = await callApi(gateway.url, '/api/top-ups', {
-      session,
-      body: { method: 'usdt_trc20', currency: 'USD', amount_minor: 600 },
-    });
-    assert.equal(created.status, 201, created.text);
-    const { order } = created.json as CreatedTopUp;
+    const gateway = suiteGateway();
+    const { session, order } = await orderUsdt(gateway, { email: 'usdt-processor-site@example.com', amountMinor: 600 });
     assert.equal((await sandboxTransfer(gateway, session, order.id, { action: 'send_look_alike' })).status, 409);
     const sent = await sandboxTransfer(gateway, session, order.id, { action: 'send_exact' });
     assert.deepEqual(sent, { status: 200, transactionId: null });

@@ -1,15 +1,17 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { apiEndpoints } from '../../../contract/api-endpoints.ts';
 import { callEndpoint } from '../api/call-endpoint.ts';
 import { describeLinkError } from '../features/account-email/describe-link-error.ts';
 import { solveSignUpChallenge } from '../features/account-email/solve-sign-up-challenge.ts';
 import { checkNewPassword } from '../features/auth/check-password.ts';
+import { describePasswordProblem } from '../features/auth/describe-password-problem.ts';
 import '../features/auth/auth.css';
 import { useI18n } from '../i18n/i18n-provider.tsx';
 import { Link } from '../router/link.tsx';
 import { routePaths } from '../router/match-route.ts';
 import { useRouter } from '../router/router-provider.tsx';
 import { usePageTitle } from '../router/use-page-title.ts';
+import { TextField } from '../ui/text-field.tsx';
 
 type Phase = { kind: 'editing'; error?: string } | { kind: 'working' } | { kind: 'done' };
 
@@ -20,7 +22,6 @@ export function ForgotPasswordPage() {
   usePageTitle(text.forgotTitle);
   const [email, setEmail] = useState('');
   const [phase, setPhase] = useState<Phase>({ kind: 'editing' });
-  const emailId = useId();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -46,28 +47,14 @@ export function ForgotPasswordPage() {
         ) : (
           <form className="auth-form" onSubmit={(event) => void submit(event)} noValidate>
             <p className="page__lead">{text.forgotLead}</p>
-            <div className="field">
-              <label className="field__label" htmlFor={emailId}>
-                {messages.auth.email}
-              </label>
-              <input
-                id={emailId}
-                className="field__input"
-                type="email"
-                autoComplete="email"
-                value={email}
-                onChange={(event) => setEmail(event.target.value)}
-                required
-              />
-            </div>
-            {phase.kind === 'editing' && phase.error && (
-              <p className="notice notice--error" role="alert">
-                {phase.error}
-              </p>
-            )}
-            <button type="submit" className="button button--primary" disabled={phase.kind === 'working'}>
-              {phase.kind === 'working' ? text.solving : text.forgotButton}
-            </button>
+            <TextField
+              label={messages.auth.email}
+              type="email"
+              autoComplete="email"
+              value={email}
+              onChange={setEmail}
+            />
+            <ErrorAndSubmit phase={phase} label={text.forgotButton} workingLabel={text.solving} />
           </form>
         )}
       </div>
@@ -88,20 +75,13 @@ export function ResetPasswordPage() {
   const [phase, setPhase] = useState<Phase>(
     token === '' ? { kind: 'editing', error: text.missingToken } : { kind: 'editing' },
   );
-  const ids = { password: useId(), confirmation: useId() };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (phase.kind === 'working') return;
     const problem = checkNewPassword({ password, confirmation, email: '' });
     if (problem) {
-      const words = {
-        tooShort: auth.passwordTooShort,
-        tooSimple: auth.passwordTooSimple,
-        isEmail: auth.passwordIsEmail,
-        differs: auth.passwordsDiffer,
-      } as const;
-      setPhase({ kind: 'editing', error: words[problem] });
+      setPhase({ kind: 'editing', error: describePasswordProblem(problem, auth) });
       return;
     }
     setPhase({ kind: 'working' });
@@ -128,46 +108,42 @@ export function ResetPasswordPage() {
           </>
         ) : (
           <form className="auth-form" onSubmit={(event) => void submit(event)} noValidate>
-            <div className="field">
-              <label className="field__label" htmlFor={ids.password}>
-                {auth.password}
-              </label>
-              <input
-                id={ids.password}
-                className="field__input"
-                type="password"
-                autoComplete="new-password"
-                value={password}
-                onChange={(event) => setPassword(event.target.value)}
-                required
-              />
-              <p className="field__hint">{auth.passwordHint}</p>
-            </div>
-            <div className="field">
-              <label className="field__label" htmlFor={ids.confirmation}>
-                {auth.confirmPassword}
-              </label>
-              <input
-                id={ids.confirmation}
-                className="field__input"
-                type="password"
-                autoComplete="new-password"
-                value={confirmation}
-                onChange={(event) => setConfirmation(event.target.value)}
-                required
-              />
-            </div>
-            {phase.kind === 'editing' && phase.error && (
-              <p className="notice notice--error" role="alert">
-                {phase.error}
-              </p>
-            )}
-            <button type="submit" className="button button--primary" disabled={phase.kind === 'working'}>
-              {phase.kind === 'working' ? auth.working : text.resetButton}
-            </button>
+            <TextField
+              label={auth.password}
+              type="password"
+              autoComplete="new-password"
+              value={password}
+              onChange={setPassword}
+              hint={auth.passwordHint}
+            />
+            <TextField
+              label={auth.confirmPassword}
+              type="password"
+              autoComplete="new-password"
+              value={confirmation}
+              onChange={setConfirmation}
+            />
+            <ErrorAndSubmit phase={phase} label={text.resetButton} workingLabel={auth.working} />
           </form>
         )}
       </div>
     </div>
+  );
+}
+
+/** The end of both forms: the refusal in words, if any, and the submit button, disabled while the call runs. */
+function ErrorAndSubmit(props: { phase: Phase; label: string; workingLabel: string }) {
+  const { phase } = props;
+  return (
+    <>
+      {phase.kind === 'editing' && phase.error && (
+        <p className="notice notice--error" role="alert">
+          {phase.error}
+        </p>
+      )}
+      <button type="submit" className="button button--primary" disabled={phase.kind === 'working'}>
+        {phase.kind === 'working' ? props.workingLabel : props.label}
+      </button>
+    </>
   );
 }

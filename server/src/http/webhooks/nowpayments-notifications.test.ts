@@ -3,26 +3,22 @@ import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { Agent } from 'undici';
 import {
   startNowPaymentsSimulator,
   type NowPaymentsSimulator,
 } from '../../../../simulators/payments/nowpayments/start-nowpayments-simulator.ts';
 import { assertLedgerBalanced } from '../../../test/support/assert-ledger-balanced.ts';
-import { createTestDatabase, databaseKinds, type TestDatabase } from '../../../test/support/test-databases.ts';
-import { openDatabase, type DatabaseHandle } from '../../db/database.ts';
-import { sumLedgerAccount, userLedgerAccount } from '../../db/ledger.ts';
-import { migrateToLatest } from '../../db/migrate.ts';
+import { databaseKinds } from '../../../test/support/test-databases.ts';
+import type { DatabaseHandle } from '../../db/database.ts';
 import { findTopUpOrder } from '../../db/top-up-orders.ts';
-import { insertUser } from '../../db/users.ts';
-import { cryptoIds } from '../../lib/ids.ts';
 import { applyPaymentEvent } from '../../payments/apply-payment-event.ts';
-import { createNowPaymentsDepositStore } from '../../payments/create-nowpayments-deposit-store.ts';
-import { createPaymentHttp } from '../../payments/create-payment-http.ts';
-import { createTopUpOrder } from '../../payments/create-top-up-order.ts';
 import type { PaymentProvider } from '../../payments/payment-provider.ts';
 import { createPaymentProviders } from '../../payments/payment-providers.ts';
-import { createNowPaymentsProvider } from '../../payments/providers/nowpayments/nowpayments-provider.ts';
+import {
+  createSimulatedNowPayments,
+  openUsdtOrderFixture,
+  type UsdtOrderFixture,
+} from '../../payments/test-support/open-usdt-order-fixture.ts';
 import { writeError } from '../write-error.ts';
 import { registerPaymentWebhookRoutes } from './payment-notifications.ts';
 
@@ -30,81 +26,41 @@ const credentials = { apiKey: 'np-test-key', ipnSecret: 'np-test-ipn-secret' };
 
 for (const kind of databaseKinds) {
   describe(`NOWPayments IPNs for USDT orders on ${kind}`, () => {
-    let testDatabase: TestDatabase;
+    let fixture: UsdtOrderFixture;
     let handle: DatabaseHandle;
     let simulator: NowPaymentsSimulator;
     let provider: PaymentProvider;
-    let agent: Agent;
     let app: FastifyInstance;
     let appUrl = '';
-    let userNumber = 0;
     const clock = { nowMs: () => Date.now() };
     // The provider needs the app's address for its IPN URL, so it joins the list once the app listens.
     const providers = createPaymentProviders([]);
-    const deps = () => ({
-      db: handle.db,
-      clock,
-      ids: cryptoIds,
-      fx: {
-        markupBasisPoints: 0,
-        fixedMicroRoublesPerUsd: 100_000_000,
-        maxRateAgeMs: 1,
-        cbrUrl: 'http://127.0.0.1:9/',
-      },
-      paymentProviders: providers,
-      topUps: { minimumMinorUnits: { RUB: 20_000, USD: 500 }, orderTtlMs: 3_600_000 },
-      topUpReturnUrl: 'https://gateway.example/billing/return',
-      onBalancesChanged: async () => undefined,
-    });
+    const deps = () => fixture.deps;
 
     before(async () => {
-      testDatabase = await createTestDatabase(kind);
-      handle = openDatabase(testDatabase.config);
-      await migrateToLatest(handle.db);
+      fixture = await openUsdtOrderFixture({ kind, clock, paymentProviders: providers, userPrefix: 'np' });
+      handle = fixture.handle;
       simulator = await startNowPaymentsSimulator({ ...credentials, isDuplicatingNotifications: true });
-      agent = new Agent();
       app = Fastify();
       app.setErrorHandler((error, request, reply) => writeError(request, reply, error));
       registerPaymentWebhookRoutes(app, deps());
       await app.listen({ host: '127.0.0.1', port: 0 });
       appUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-      provider = createNowPaymentsProvider({
-        ...credentials,
-        apiBaseUrl: simulator.url,
-        ipnCallbackUrl: `${appUrl}/webhooks/nowpayments`,
-        store: createNowPaymentsDepositStore({ db: handle.db, clock }),
-        http: createPaymentHttp({ dispatcher: agent }),
-        isSandbox: true,
-      });
+      const ipnCallbackUrl = `${appUrl}/webhooks/nowpayments`;
+      provider = createSimulatedNowPayments(fixture, { simulator, credentials, ipnCallbackUrl, clock });
       providers.add(provider);
     });
     after(async () => {
       await app.close();
       await simulator.close();
-      await agent.close();
-      await handle.close();
-      await testDatabase.drop();
+      await fixture.close();
     });
 
     async function newOrder(cents: number) {
-      userNumber += 1;
-      const userId = `usr_np_${userNumber}`;
-      await insertUser(handle.db, {
-        id: userId,
-        email: `${userId}@example.com`,
-        password_hash: 'x',
-        role: 'user',
-        created_at: 1,
-      });
-      const { order } = await createTopUpOrder(deps(), {
-        userId,
-        customerEmail: `${userId}@example.com`,
-        method: 'usdt_trc20',
-        amount: { currency: 'USD', minorUnits: cents },
-      });
+      const { userId, order } = await fixture.newOrder(cents);
       return { userId, orderId: order.id, paymentId: order.provider_payment_id ?? '' };
     }
-    const balanceOf = (userId: string) => sumLedgerAccount(handle.db, userLedgerAccount(userId));
+    const balanceOf = (userId: string) => fixture.balanceOf(userId);
 
     test('partially paid then finished, every IPN delivered twice: the USDT received is credited once in all', async () => {
       const order = await newOrder(1000);

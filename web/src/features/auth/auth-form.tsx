@@ -5,7 +5,8 @@ import { ApiError } from '../../api/api-client.ts';
 import { useI18n } from '../../i18n/i18n-provider.tsx';
 import type { Messages } from '../../i18n/messages-en.ts';
 import { solveSignUpChallenge } from '../account-email/solve-sign-up-challenge.ts';
-import { checkNewPassword, type PasswordProblem } from './check-password.ts';
+import { checkNewPassword } from './check-password.ts';
+import { describePasswordProblem } from './describe-password-problem.ts';
 
 type Field = 'email' | 'password' | 'confirmation' | 'form';
 type FormError = { field: Field; message: string };
@@ -37,7 +38,7 @@ export function AuthForm(props: { mode: 'signIn' | 'signUp'; onSignedIn: (me: Me
       if (problem) {
         setError({
           field: problem === 'differs' ? 'confirmation' : 'password',
-          message: describeProblem(problem, text),
+          message: describePasswordProblem(problem, text),
         });
         return;
       }
@@ -130,16 +131,6 @@ export function AuthForm(props: { mode: 'signIn' | 'signUp'; onSignedIn: (me: Me
       </button>
     </form>
   );
-}
-
-function describeProblem(problem: PasswordProblem, text: Messages['auth']): string {
-  const descriptions = {
-    tooShort: text.passwordTooShort,
-    tooSimple: text.passwordTooSimple,
-    isEmail: text.passwordIsEmail,
-    differs: text.passwordsDiffer,
-  } satisfies Record<PasswordProblem, string>;
-  return descriptions[problem];
 }
 
 function describeApiError(caught: unknown, text: Messages['auth']): FormError {

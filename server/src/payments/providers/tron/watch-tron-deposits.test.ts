@@ -2,26 +2,22 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
-import { Agent } from 'undici';
 import {
   startTronGridSimulator,
   type TronGridSimulator,
 } from '../../../../../simulators/payments/trongrid/start-trongrid-simulator.ts';
 import { assertLedgerBalanced } from '../../../../test/support/assert-ledger-balanced.ts';
-import { createTestDatabase, databaseKinds, type TestDatabase } from '../../../../test/support/test-databases.ts';
+import { databaseKinds } from '../../../../test/support/test-databases.ts';
+import type { DatabaseHandle } from '../../../db/database.ts';
 import { findCryptoDeposit, listCryptoDepositTransfers } from '../../../db/crypto-deposits.ts';
-import { openDatabase, type DatabaseHandle } from '../../../db/database.ts';
-import { sumLedgerAccount, userLedgerAccount } from '../../../db/ledger.ts';
-import { migrateToLatest } from '../../../db/migrate.ts';
 import { findTopUpOrder } from '../../../db/top-up-orders.ts';
-import { insertUser } from '../../../db/users.ts';
-import { cryptoIds } from '../../../lib/ids.ts';
 import { createPaymentHttp } from '../../create-payment-http.ts';
-import { createTopUpOrder, type CreateTopUpOrderDeps } from '../../create-top-up-order.ts';
+import type { CreateTopUpOrderDeps } from '../../create-top-up-order.ts';
 import { createTronDepositStore } from '../../create-tron-deposit-store.ts';
 import { getOperatorPayment } from '../../list-operator-payments.ts';
 import { createPaymentProviders } from '../../payment-providers.ts';
 import { syncTopUpOrder } from '../../sync-top-up-order.ts';
+import { openUsdtOrderFixture, type UsdtOrderFixture } from '../../test-support/open-usdt-order-fixture.ts';
 import { deriveTronAddress, parseTronXpub } from './tron-address.ts';
 import { createTronProvider } from './tron-provider.ts';
 import { keyDeposits, usdtTronContract, type Trc20Transfer } from './trongrid-api.ts';
@@ -35,42 +31,34 @@ const lookAlikeContract = 'TXLAQ63Xg1NAzckPwKHvzw7CSEmLMEqcdj';
 
 for (const kind of databaseKinds) {
   describe(`USDT on TRON watched directly, on ${kind}`, () => {
-    let testDatabase: TestDatabase;
+    let fixture: UsdtOrderFixture;
     let handle: DatabaseHandle;
     let chain: TronGridSimulator;
-    let agent: Agent;
     let nowMs = Date.now();
     let deps: CreateTopUpOrderDeps & TronWatchDeps;
-    let userNumber = 0;
 
     before(async () => {
-      testDatabase = await createTestDatabase(kind);
-      handle = openDatabase(testDatabase.config);
-      await migrateToLatest(handle.db);
-      chain = await startTronGridSimulator({ now: () => nowMs });
-      agent = new Agent();
       const clock = { nowMs: () => nowMs };
+      const providers = createPaymentProviders([]);
+      fixture = await openUsdtOrderFixture({
+        kind,
+        clock,
+        paymentProviders: providers,
+        userPrefix: 'usdt',
+        fixedMicroRoublesPerUsd: 92_282_100,
+      });
+      handle = fixture.handle;
+      chain = await startTronGridSimulator({ now: () => nowMs });
       const provider = createTronProvider({
         account,
         store: createTronDepositStore({ db: handle.db, clock }),
         microUsdtPerUsd: 1_000_000,
         isSandbox: true,
       });
+      providers.add(provider);
       deps = {
-        db: handle.db,
-        clock,
-        ids: cryptoIds,
-        fx: {
-          markupBasisPoints: 0,
-          fixedMicroRoublesPerUsd: 92_282_100,
-          maxRateAgeMs: 1,
-          cbrUrl: 'http://127.0.0.1:9/',
-        },
-        paymentProviders: createPaymentProviders([provider]),
-        topUps: { minimumMinorUnits: { RUB: 20_000, USD: 500 }, orderTtlMs: 3_600_000 },
-        topUpReturnUrl: 'https://gateway.example/billing/return',
-        onBalancesChanged: async () => undefined,
-        tronGrid: { http: createPaymentHttp({ dispatcher: agent }), apiBaseUrl: chain.url, apiKey: undefined },
+        ...fixture.deps,
+        tronGrid: { http: createPaymentHttp({ dispatcher: fixture.agent }), apiBaseUrl: chain.url, apiKey: undefined },
         provider,
         watchWindowMs: 7 * 24 * 3_600_000,
         onOrderError: () => undefined,
@@ -78,34 +66,18 @@ for (const kind of databaseKinds) {
     });
     after(async () => {
       await chain.close();
-      await agent.close();
-      await handle.close();
-      await testDatabase.drop();
+      await fixture.close();
     });
 
     async function newOrder(cents: number) {
-      userNumber += 1;
-      const userId = `usr_usdt_${userNumber}`;
-      await insertUser(handle.db, {
-        id: userId,
-        email: `${userId}@example.com`,
-        password_hash: 'x',
-        role: 'user',
-        created_at: 1,
-      });
-      const { order } = await createTopUpOrder(deps, {
-        userId,
-        customerEmail: `${userId}@example.com`,
-        method: 'usdt_trc20',
-        amount: { currency: 'USD', minorUnits: cents },
-      });
+      const { userId, order } = await fixture.newOrder(cents);
       const deposit = await findCryptoDeposit(handle.db, order.id);
       assert.ok(deposit);
       return { userId, orderId: order.id, address: deposit.pay_address, deposit };
     }
 
-    const balanceOf = (userId: string) => sumLedgerAccount(handle.db, userLedgerAccount(userId));
-    const statusOf = async (orderId: string) => (await findTopUpOrder(handle.db, orderId))?.status;
+    const balanceOf = (userId: string) => fixture.balanceOf(userId);
+    const statusOf = (orderId: string) => fixture.statusOf(orderId);
 
     test('each order gets the next address derived from the xpub, and pays exactly once when confirmed', async () => {
       const first = await newOrder(1000);
