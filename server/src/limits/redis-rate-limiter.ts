@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { InternalError } from '../errors/internal-error.ts';
 import type { RateLimitDecision, RateLimiter, RateLimitTake } from './rate-limiter.ts';
 
 /**
@@ -73,7 +74,7 @@ export function createRedisRateLimiter(deps: { redis: Redis; keyPrefix: string }
   return {
     take: async (input) => {
       const [decision] = await takeInOrder([input]);
-      if (!decision) throw new Error('the rate limit script returned no decision');
+      if (!decision) throw new InternalError('The rate limit script returned no decision.');
       return decision;
     },
     takeInOrder,
