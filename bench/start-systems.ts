@@ -97,6 +97,7 @@ export async function startSystems(input: {
         nodeArgs: options.gatewayNodeArgs,
         database: await database(),
         environment: processesEnvironment,
+        ...(options.cpuProfileDir ? { cpuProfileDir: path.resolve(options.cpuProfileDir) } : {}),
       });
       cleanups.push(scaled.close);
       gateways.push(target(postgresLabel, scaled, scaled.apiKey, scaled.model));

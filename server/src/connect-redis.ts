@@ -11,7 +11,14 @@ const errorLogIntervalMs = 30_000;
  * errors go to the log, rate-limited, instead of ioredis's "Unhandled error event" stack traces on stderr.
  */
 export async function connectRedis(input: { url: string; logger: Logger; nowMs: () => number }): Promise<Redis> {
-  const redis = new Redis(input.url, { maxRetriesPerRequest: 2, lazyConnect: true, connectTimeout: 10_000 });
+  // Auto-pipelining: the commands of one event-loop turn (many calls' limits and holds at load) leave in one socket
+  // write instead of one each; a write per command was the largest item of the PostgreSQL + Redis gateway's profile.
+  const redis = new Redis(input.url, {
+    maxRetriesPerRequest: 2,
+    lazyConnect: true,
+    connectTimeout: 10_000,
+    enableAutoPipelining: true,
+  });
   let lastError: Error | undefined;
   let lastLoggedAtMs = Number.NEGATIVE_INFINITY;
   let suppressedCount = 0;

@@ -148,3 +148,26 @@ test('closing while the database refuses leaves the charges in the journal for t
     ['req_kept'],
   );
 });
+
+test('the charges settled in one turn are each journaled (durable) when their submit returns, then written as one group', async () => {
+  const { writer: chargeWriter, written, gates } = createGatedChargeWriter();
+  const settlements = startWriter(chargeWriter);
+  const requestIds = ['req_t1', 'req_t2', 'req_t3'];
+  let durableAtReturn = 0;
+  await Promise.all(
+    requestIds.map(async (requestId) => {
+      await settlements.submit({ charge: charge(requestId), hold: hold(requestId), capturedMicros: 10 });
+      if (readUnappliedCharges(directory).charges.some((item) => item.usage.request_id === requestId)) {
+        durableAtReturn += 1;
+      }
+    }),
+  );
+  assert.equal(durableAtReturn, 3);
+  const segments = readUnappliedCharges(directory).files;
+  assert.equal(segments.length, 1, 'one segment holds all three lines');
+  await tick();
+  gates[0]?.open();
+  await settlements.close();
+  assert.deepEqual(written, [requestIds], 'and they were written to the database as one group');
+  assert.deepEqual(readUnappliedCharges(directory).charges, []);
+});

@@ -7,6 +7,7 @@ import {
   removeJournalFiles,
   type JournaledCharge,
   type JournalSegment,
+  type SettlementJournal,
 } from '../db/settlement-journal.ts';
 import { recordCharges, type ChargesOutcome } from '../db/usage-records.ts';
 import type { CommittedCharges, CreditHold, CreditHolds } from './credit-holds.ts';
@@ -103,6 +104,7 @@ export function createSettlementWriter(deps: SettlementWriterDeps): SettlementWr
     else if (!draining && !timer) timer = setTimeout(drainNow, groupWindowMs);
   };
   const waitForProgress = () => new Promise<void>((resolve) => progressWaiters.push(resolve));
+  const turnAppender = createTurnAppender(journal);
 
   return {
     submit: async (input) => {
@@ -112,7 +114,7 @@ export function createSettlementWriter(deps: SettlementWriterDeps): SettlementWr
       }
       let segment: JournalSegment;
       try {
-        segment = journal.append(input.charge);
+        segment = await turnAppender.append(input.charge);
       } catch (error) {
         // No journal (a full disk): write this charge to the database before the answer ends instead.
         deps.onError(error);
@@ -145,11 +147,52 @@ export function createSettlementWriter(deps: SettlementWriterDeps): SettlementWr
     },
     close: async () => {
       isClosing = true;
+      // Lines waiting for this turn's write go to the journal before it closes (replayed at the next start).
+      turnAppender.writeNow();
       drainNow();
       while (draining) await draining;
       announceProgress();
       journal.close();
     },
+  };
+}
+
+/**
+ * The charges settled in one event-loop turn go to the journal in one `write` (at `setImmediate`, after the turn's
+ * I/O callbacks): each caller resumes once its line is written, so a settlement is as durable as before, and a node
+ * under load makes one system call per turn instead of one per call. A failed write fails every charge of it (each
+ * then goes to the database directly).
+ */
+function createTurnAppender(journal: SettlementJournal): {
+  append: (charge: JournaledCharge) => Promise<JournalSegment>;
+  writeNow: () => void;
+} {
+  let pending: {
+    charge: JournaledCharge;
+    resolve: (segment: JournalSegment) => void;
+    reject: (error: unknown) => void;
+  }[] = [];
+  let scheduled: NodeJS.Immediate | undefined;
+  const writeNow = () => {
+    clearImmediate(scheduled);
+    scheduled = undefined;
+    const batch = pending;
+    pending = [];
+    if (batch.length === 0) return;
+    try {
+      const segment = journal.appendMany(batch.map((item) => item.charge));
+      for (const item of batch) item.resolve(segment);
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+    }
+  };
+  return {
+    append: (charge) =>
+      new Promise((resolve, reject) => {
+        scheduled ??= setImmediate(writeNow);
+        pending.push({ charge, resolve, reject });
+      }),
+    writeNow,
   };
 }
 

@@ -3,7 +3,7 @@ import type { Database } from './database.ts';
 import { chunk } from '../lib/chunk.ts';
 import { assertBalanced, userIdOfLedgerAccount, type BalanceSnapshot } from './ledger.ts';
 import type { JournaledCharge } from './settlement-journal.ts';
-import type { SqliteWriterThread, SqlStatement } from './sqlite-writer-thread.ts';
+import type { SqliteWriterThread } from './sqlite-writer-thread.ts';
 import { recordCharges, type ChargesOutcome } from './usage-records.ts';
 
 /** Writes groups of settled charges to the database. */
@@ -13,23 +13,30 @@ export type ChargeWriter = { write: (charges: readonly JournaledCharge[]) => Pro
 const rowsPerStatement = 256;
 
 /**
+ * What the SQLite writer thread gets for a group (as JSON): the charges, and the sums of the balance and key spend
+ * updates, so the thread only inserts and updates what it is given.
+ */
+export type ChargeGroupText = {
+  charges: readonly JournaledCharge[];
+  balances: [userId: string, amountMicros: number][];
+  spends: [keyId: string, costMicros: number, lastUsedAt: number][];
+};
+
+/**
  * Group commit in a fixed list of statements with no reads in between: the ledger transactions, their entries, one
- * balance update per user (returning the balance and its version), the usage rows, one spend update per key. The
- * statements are compiled here and run as one transaction, in the SQLite writer thread when there is one (so the
- * event loop only builds them), else through the pool. It assumes every charge is new, as every charge of a running
- * node is; a charge settled before (a replay) breaks a unique key, the transaction rolls back, and the group is
- * written again by `recordCharges`, which skips what exists.
+ * balance update per user (returning the balance and its version), the usage rows, one spend update per key, as one
+ * transaction. On SQLite the writer thread builds and runs them from the group's JSON (the event loop only sums and
+ * serialises); on PostgreSQL they are compiled here and run through the pool. It assumes every charge is new, as
+ * every charge of a running node is; a charge settled before (a replay) breaks a unique key, the transaction rolls
+ * back, and the group is written again by `recordCharges`, which skips what exists.
  */
 export function createChargeWriter(deps: { db: Database; writerThread: SqliteWriterThread | undefined }): ChargeWriter {
   return {
     write: async (charges) => {
       if (charges.length === 0) return { isNew: [], balances: [] };
-      const group = compileChargeGroup(deps.db, charges);
+      for (const { ledger } of charges) assertBalanced(ledger);
       try {
-        const results = await runStatements(deps, group.statements);
-        const balances = group.balanceStatementIndexes.flatMap((index) =>
-          (results[index] ?? []).map((row) => toBalanceSnapshot(row)),
-        );
+        const balances = await writeGroup(deps, charges);
         return { isNew: charges.map(() => true), balances };
       } catch {
         return recordCharges(deps.db, charges);
@@ -38,10 +45,34 @@ export function createChargeWriter(deps: { db: Database; writerThread: SqliteWri
   };
 }
 
+async function writeGroup(
+  deps: { db: Database; writerThread: SqliteWriterThread | undefined },
+  charges: readonly JournaledCharge[],
+): Promise<BalanceSnapshot[]> {
+  if (deps.writerThread) {
+    const group: ChargeGroupText = {
+      charges,
+      balances: [...sumUserEntries(charges.flatMap(({ ledger }) => ledgerEntryRows(ledger)))],
+      spends: [...sumKeySpend(charges)].map(([keyId, spend]) => [keyId, spend.costMicros, spend.lastUsedAt]),
+    };
+    const rows = await deps.writerThread.writeCharges(JSON.stringify(group));
+    return rows.map((row) => toBalanceSnapshot(row));
+  }
+  const group = compileChargeGroup(deps.db, charges);
+  const results = await runStatements(deps.db, group.statements);
+  return group.balanceStatementIndexes.flatMap((index) => (results[index] ?? []).map((row) => toBalanceSnapshot(row)));
+}
+
+/** A transaction's entries as `ledger_entries` rows; zero amounts are not written. */
+function ledgerEntryRows(ledger: JournaledCharge['ledger']) {
+  return ledger.entries
+    .filter((entry) => entry.amountMicros !== 0)
+    .map((entry) => ({ transaction_id: ledger.id, account: entry.account, amount_micros: entry.amountMicros }));
+}
+
 type ChargeGroup = { statements: CompiledQuery[]; balanceStatementIndexes: number[] };
 
 function compileChargeGroup(db: Database, charges: readonly JournaledCharge[]): ChargeGroup {
-  for (const { ledger } of charges) assertBalanced(ledger);
   const statements: CompiledQuery[] = [];
   for (const part of chunk(charges, rowsPerStatement)) {
     const rows = part.map(({ ledger }) => ({
@@ -53,11 +84,7 @@ function compileChargeGroup(db: Database, charges: readonly JournaledCharge[]): 
     }));
     statements.push(db.insertInto('ledger_transactions').values(rows).compile());
   }
-  const entries = charges.flatMap(({ ledger }) =>
-    ledger.entries
-      .filter((entry) => entry.amountMicros !== 0)
-      .map((entry) => ({ transaction_id: ledger.id, account: entry.account, amount_micros: entry.amountMicros })),
-  );
+  const entries = charges.flatMap(({ ledger }) => ledgerEntryRows(ledger));
   for (const part of chunk(entries, rowsPerStatement)) {
     statements.push(db.insertInto('ledger_entries').values(part).compile());
   }
@@ -96,28 +123,12 @@ function compileChargeGroup(db: Database, charges: readonly JournaledCharge[]): 
   return { statements, balanceStatementIndexes };
 }
 
-async function runStatements(
-  deps: { db: Database; writerThread: SqliteWriterThread | undefined },
-  statements: readonly CompiledQuery[],
-): Promise<unknown[][]> {
-  if (deps.writerThread) return deps.writerThread.runTransaction(statements.map(toSqlStatement));
-  return deps.db.transaction().execute(async (trx) => {
+async function runStatements(db: Database, statements: readonly CompiledQuery[]): Promise<unknown[][]> {
+  return db.transaction().execute(async (trx) => {
     const results: unknown[][] = [];
     for (const statement of statements) results.push([...(await trx.executeQuery(statement)).rows]);
     return results;
   });
-}
-
-function toSqlStatement(query: CompiledQuery): SqlStatement {
-  return {
-    sql: query.sql,
-    parameters: query.parameters.map((value) => {
-      if (typeof value === 'boolean') return value ? 1 : 0;
-      if (value === undefined || value === null) return null;
-      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint') return value;
-      throw new Error(`a settled charge holds a value SQLite cannot bind: ${typeof value}`);
-    }),
-  };
 }
 
 function toBalanceSnapshot(row: unknown): BalanceSnapshot {

@@ -73,6 +73,16 @@ test('an appended charge is on disk at once, and a finished segment is deleted o
   assert.deepEqual(segmentNames(), [], 'closing with everything applied leaves no file');
 });
 
+test('several charges appended in one write are one line each, counted each', () => {
+  const journal = openSettlementJournal(directory);
+  const segment = journal.appendMany([charge('req_a'), charge('req_b'), charge('req_c')]);
+  assert.equal(segment.appended, 3);
+  assert.deepEqual(readUnappliedCharges(directory).charges, [charge('req_a'), charge('req_b'), charge('req_c')]);
+  journal.markApplied(segment, 3);
+  journal.close();
+  assert.deepEqual(segmentNames(), [], 'all three applied: nothing left to replay');
+});
+
 test('replay reads every segment in order, skips a torn last line, and removes what it read', () => {
   const journal = openSettlementJournal(directory, { maxSegmentBytes: 1000 });
   for (const requestId of ['req_a', 'req_b', 'req_c']) journal.append(charge(requestId));

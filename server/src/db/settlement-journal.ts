@@ -35,6 +35,8 @@ export type JournalSegment = { readonly fileName: string; appended: number; appl
  */
 export type SettlementJournal = {
   append: (charge: JournaledCharge) => JournalSegment;
+  /** `append` of several charges in one `write`: the lines of the calls settled in one event-loop turn. */
+  appendMany: (charges: readonly JournaledCharge[]) => JournalSegment;
   /** Call after the charges are committed to the database. */
   markApplied: (segment: JournalSegment, count: number) => void;
   close: () => void;
@@ -71,28 +73,34 @@ export function openSettlementJournal(
     }
   };
   open();
+  const appendMany = (charges: readonly JournaledCharge[]) => {
+    if (current.bytes > maxSegmentBytes) {
+      const finished = current;
+      closeSync(fd);
+      open();
+      removeIfDone(finished);
+    }
+    let lines = '';
+    for (const charge of charges) lines += `${JSON.stringify(charge)}\n`;
+    const bytes = Buffer.from(lines);
+    const written = writeSync(fd, bytes);
+    current.bytes += written;
+    if (written !== bytes.length) {
+      // A torn line (a full disk) ends this segment: replay skips it, and no later line is glued to it. The charges
+      // of this write are then written to the database by the caller; a whole line of theirs that landed and is
+      // replayed later counts once, since every charge is idempotent.
+      const torn = current;
+      closeSync(fd);
+      open();
+      removeIfDone(torn);
+      throw new Error(`the settlement journal took ${written} of ${bytes.length} bytes`);
+    }
+    current.appended += charges.length;
+    return current;
+  };
   return {
-    append: (charge) => {
-      if (current.bytes > maxSegmentBytes) {
-        const finished = current;
-        closeSync(fd);
-        open();
-        removeIfDone(finished);
-      }
-      const line = Buffer.from(`${JSON.stringify(charge)}\n`);
-      const written = writeSync(fd, line);
-      current.bytes += written;
-      if (written !== line.length) {
-        // A torn line (a full disk) ends this segment: replay skips it, and no later line is glued to it.
-        const torn = current;
-        closeSync(fd);
-        open();
-        removeIfDone(torn);
-        throw new Error(`the settlement journal took ${written} of ${line.length} bytes`);
-      }
-      current.appended += 1;
-      return current;
-    },
+    append: (charge) => appendMany([charge]),
+    appendMany,
     markApplied: (segment, count) => {
       segment.applied += count;
       removeIfDone(segment);

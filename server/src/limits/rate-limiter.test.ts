@@ -5,6 +5,26 @@ import { createMemoryRateLimiter, type RateLimiter } from './rate-limiter.ts';
 import { createRedisRateLimiter } from './redis-rate-limiter.ts';
 import { testRedisUrl } from '../../test/support/test-redis.ts';
 
+/** Budgets of 2 (account) and 3 (key) per minute taken together: the key's is untouched once the account refuses. */
+async function checkTakeInOrder(limiter: RateLimiter, prefix: string) {
+  const account = { subject: `${prefix}account`, limitPerMinute: 2, cost: 1 };
+  const key = { subject: `${prefix}key`, limitPerMinute: 3, cost: 1 };
+  const rounds = [];
+  for (let index = 0; index < 3; index += 1) rounds.push(await limiter.takeInOrder([account, key]));
+  assert.deepEqual(
+    rounds.map((decisions) => decisions.map((decision) => decision.isAllowed)),
+    [[true, true], [true, true], [false]],
+  );
+  const keyLeft = await limiter.take(key);
+  assert.ok(keyLeft.isAllowed && keyLeft.remaining === 0, 'the refused round took nothing from the key');
+  const keyRefused = await limiter.takeInOrder([{ ...account, subject: `${prefix}other` }, key]);
+  assert.deepEqual(
+    keyRefused.map((decision) => decision.isAllowed),
+    [true, false],
+  );
+  assert.deepEqual(await limiter.takeInOrder([]), []);
+}
+
 async function takeMany(limiter: RateLimiter, subject: string, count: number) {
   const decisions = [];
   for (let index = 0; index < count; index += 1)
@@ -27,6 +47,10 @@ describe('memory rate limiter', () => {
     nowMs += 12_000;
     assert.equal((await limiter.take({ subject: 'key-a', limitPerMinute: 5, cost: 1 })).isAllowed, true);
     assert.equal((await limiter.take({ subject: 'key-b', limitPerMinute: 5, cost: 1 })).isAllowed, true);
+  });
+
+  test('takes several budgets in order and stops at the first refusal', async () => {
+    await checkTakeInOrder(createMemoryRateLimiter({ nowMs: () => 1_000_000 }), 'in-order:');
   });
 
   test('a token budget admits an estimate, gives back what was not used, and goes into debt for what was', async () => {
@@ -71,6 +95,10 @@ describe('redis rate limiter', () => {
     const refused = decisions[5];
     assert.ok(refused && !refused.isAllowed);
     assert.ok(refused.retryAfterMs > 10_000 && refused.retryAfterMs <= 12_000, String(refused.retryAfterMs));
+  });
+
+  test('takes several budgets in order in one script and stops at the first refusal', async () => {
+    await checkTakeInOrder(createRedisRateLimiter({ redis, keyPrefix: `test:${Date.now()}:in-order:` }), '');
   });
 
   test('corrections from one node move the budget the other node sees, into debt and back', async () => {

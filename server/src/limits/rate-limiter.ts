@@ -6,9 +6,17 @@
 export type RateLimitDecision =
   { isAllowed: true; remaining: number; resetMs: number } | { isAllowed: false; retryAfterMs: number; resetMs: number };
 
+export type RateLimitTake = { subject: string; limitPerMinute: number; cost: number };
+
 export type RateLimiter = {
   /** Takes `cost` units from `subject`'s budget of `limitPerMinute`, or says how long to wait. */
-  take: (input: { subject: string; limitPerMinute: number; cost: number }) => Promise<RateLimitDecision>;
+  take: (input: RateLimitTake) => Promise<RateLimitDecision>;
+  /**
+   * `take` from each budget in order, stopping at the first that refuses: one decision per budget asked, the last
+   * one the refusal if any (later budgets are not touched, and earlier ones stay taken, as with separate takes). One
+   * Redis round trip for all of them.
+   */
+  takeInOrder: (inputs: readonly RateLimitTake[]) => Promise<RateLimitDecision[]>;
   /**
    * Corrects a take once the real count is known, without refusing: a positive `delta` takes more and may leave the
    * budget in debt (later takes wait until it is paid off); a negative one gives units back, up to a full budget.
@@ -64,13 +72,27 @@ export function createMemoryRateLimiter(deps: { nowMs: () => number }): RateLimi
     for (const [subject, arrival] of arrivals) if (arrival < nowMs) arrivals.delete(subject);
     lastSweepMs = nowMs;
   };
+  const take = (input: RateLimitTake, nowMs: number) => {
+    const step = stepGcra({ ...input, nowMs, theoreticalArrivalMs: arrivals.get(input.subject) });
+    if (step.theoreticalArrivalMs !== undefined) arrivals.set(input.subject, step.theoreticalArrivalMs);
+    return step.decision;
+  };
   return {
     take: async (input) => {
       const nowMs = deps.nowMs();
       sweep(nowMs);
-      const step = stepGcra({ ...input, nowMs, theoreticalArrivalMs: arrivals.get(input.subject) });
-      if (step.theoreticalArrivalMs !== undefined) arrivals.set(input.subject, step.theoreticalArrivalMs);
-      return step.decision;
+      return take(input, nowMs);
+    },
+    takeInOrder: async (inputs) => {
+      const nowMs = deps.nowMs();
+      sweep(nowMs);
+      const decisions: RateLimitDecision[] = [];
+      for (const input of inputs) {
+        const decision = take(input, nowMs);
+        decisions.push(decision);
+        if (!decision.isAllowed) break;
+      }
+      return decisions;
     },
     adjust: async (input) => {
       const nowMs = deps.nowMs();

@@ -25,12 +25,11 @@ export async function takeTokens(
 ): Promise<{ taken: TakenTokens; headers: TokenLimitHeaders }> {
   let headers: TokenLimitHeaders = {};
   const takenFrom: TokenLimit[] = [];
-  for (const limit of input.limits) {
-    const decision = await deps.rateLimiter.take({
-      subject: limit.subject,
-      limitPerMinute: limit.limitPerMinute,
-      cost: input.tokens,
-    });
+  const decisions = await deps.rateLimiter.takeInOrder(
+    input.limits.map((limit) => ({ subject: limit.subject, limitPerMinute: limit.limitPerMinute, cost: input.tokens })),
+  );
+  for (const [index, decision] of decisions.entries()) {
+    const limit = input.limits[index]!;
     const limitHeaders = {
       'x-ratelimit-limit-tokens': String(limit.limitPerMinute),
       'x-ratelimit-remaining-tokens': decision.isAllowed ? String(decision.remaining) : '0',
@@ -61,9 +60,12 @@ export async function settleTokens(
 ): Promise<void> {
   const delta = actualTokens - taken.tokens;
   if (delta === 0) return;
-  for (const limit of taken.limits) {
-    await deps.rateLimiter.adjust({ subject: limit.subject, limitPerMinute: limit.limitPerMinute, delta });
-  }
+  // Sent together (the commands leave in this turn, in order), so a later call's take comes after every correction.
+  await Promise.all(
+    taken.limits.map((limit) =>
+      deps.rateLimiter.adjust({ subject: limit.subject, limitPerMinute: limit.limitPerMinute, delta }),
+    ),
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
+import { InternalError } from '../errors/internal-error.ts';
 import { RateLimitError } from '../errors/rate-limit-error.ts';
-import { formatResetTime, type RateLimiter } from '../limits/rate-limiter.ts';
+import { formatResetTime, type RateLimitDecision, type RateLimiter } from '../limits/rate-limiter.ts';
 import type { TokenLimit } from '../limits/token-budget.ts';
 import { findKeyLimit } from '../limits/account-limits.ts';
 import type { AccountTerms } from '../accounts/account-terms.ts';
@@ -11,16 +12,21 @@ export type RateLimitHeaders = Record<string, string>;
 /**
  * Takes one request from the account's budget (all its keys together), then from the key's: the key's own limit, never
  * above the account's key ceiling (the operator's terms, or the standard). Over either: 429 with `Retry-After`, which
- * SDKs honour.
+ * SDKs honour. Both in one step (one Redis round trip); the key's budget is not touched when the account's refuses.
  */
 export async function checkRateLimit(
   deps: { rateLimiter: RateLimiter; accountTerms: Pick<AccountTerms, 'limitsOf'> },
   caller: Caller,
 ): Promise<RateLimitHeaders> {
   const limits = deps.accountTerms.limitsOf(caller.userId);
-  await takeAccountBudget(deps.rateLimiter, caller, limits.accountRequestsPerMinute);
+  const accountLimitPerMinute = limits.accountRequestsPerMinute;
   const limitPerMinute = findKeyLimit(caller.key.requestsPerMinute, limits.keyRequestsPerMinute);
-  const decision = await deps.rateLimiter.take({ subject: `key:${caller.key.id}`, limitPerMinute, cost: 1 });
+  const [accountDecision, decision] = await deps.rateLimiter.takeInOrder([
+    { subject: `account:${caller.userId}`, limitPerMinute: accountLimitPerMinute, cost: 1 },
+    { subject: `key:${caller.key.id}`, limitPerMinute, cost: 1 },
+  ]);
+  if (!accountDecision?.isAllowed) refuseAccount(accountDecision, accountLimitPerMinute);
+  if (!decision) throw new InternalError('The rate limiter skipped the key budget of an allowed account.');
   const headers: RateLimitHeaders = {
     'x-ratelimit-limit-requests': String(limitPerMinute),
     'x-ratelimit-reset-requests': formatResetTime(decision.resetMs),
@@ -37,9 +43,9 @@ export async function checkRateLimit(
 }
 
 /** One budget for all of an account's keys together, so more keys do not mean more requests. */
-async function takeAccountBudget(rateLimiter: RateLimiter, caller: Caller, limitPerMinute: number): Promise<void> {
-  const decision = await rateLimiter.take({ subject: `account:${caller.userId}`, limitPerMinute, cost: 1 });
-  if (decision.isAllowed) return;
+function refuseAccount(decision: RateLimitDecision | undefined, limitPerMinute: number): never {
+  if (!decision || decision.isAllowed)
+    throw new InternalError('The rate limiter gave no decision for the account budget.');
   throw new RateLimitError(
     `Rate limit reached for this account: ${limitPerMinute} requests per minute over all its keys. Retry after the time in Retry-After.`,
     {

@@ -139,7 +139,9 @@ export async function finishReservation(
   }
   if (!takenTokens) return;
   const actualTokens = input.usage ? input.usage.inputTokens + input.usage.outputTokens : 0;
-  await settleTokens(deps, takenTokens, actualTokens).catch(() => undefined);
+  // Not awaited: the corrections leave now, ahead of the answer (the next call's take on this node is sent after
+  // them, on the same connection), and an answer need not wait a Redis round trip for what only paces later calls.
+  void settleTokens(deps, takenTokens, actualTokens).catch(() => undefined);
 }
 
 /**

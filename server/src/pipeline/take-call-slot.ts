@@ -25,7 +25,11 @@ export async function takeCallSlot(
     );
   }
   return {
-    // A release that fails (Redis away) leaves the slot to lapse with its lease; the answer is already sent.
-    [Symbol.asyncDispose]: () => deps.concurrencyLimiter.release(slot).catch(() => undefined),
+    // A release that fails (Redis away) leaves the slot to lapse with its lease. Not awaited: the release leaves now,
+    // before the answer does (so the caller's next call, on this node, reaches Redis after it), and a non-streamed
+    // answer, sent once the handler returns, need not wait a Redis round trip for it.
+    [Symbol.asyncDispose]: async () => {
+      void deps.concurrencyLimiter.release(slot).catch(() => undefined);
+    },
   };
 }

@@ -114,6 +114,32 @@ describe('routing policy', () => {
     assert.ok(winners.size >= 3, 'different conversations spread over the routes');
   });
 
+  it('spreads conversations by weight, also over routes whose ids differ in one character', () => {
+    const routes = [route('route-1', { weight: 3 }), route('route-2', { weight: 1 })];
+    const conversations = 4_000;
+    let heavyFirst = 0;
+    for (let index = 0; index < conversations; index += 1) {
+      if (order(routes, { affinityKey: `conversation-${index}` }).ordered[0]?.id === 'route-1') heavyFirst += 1;
+    }
+    const share = heavyFirst / conversations;
+    assert.ok(share > 0.72 && share < 0.78, `heavy share ${share} is near 3/4`);
+  });
+
+  it('derives the conversation only when a group has more than one route to order', () => {
+    let derived = 0;
+    const affinityKey = () => {
+      derived += 1;
+      return 'conversation-1';
+    };
+    const choose = (routes: RoutingCandidate[]) =>
+      chooseRouteOrder({ routes, userId: 'usr_a', affinityKey, viewOf: (c) => healthy(c.id), random: sequence(0.5) });
+    assert.deepEqual(ids(choose([route('only')]).ordered), ['only']);
+    assert.equal(derived, 0);
+    const twice = [route('a'), route('b'), route('c', { priority: 20 }), route('d', { priority: 20 })];
+    assert.equal(choose(twice).ordered.length, 4);
+    assert.equal(derived, 1, 'derived once for both groups');
+  });
+
   it('keeps a conversation where it was when another route drops out', () => {
     const routes = [route('r1'), route('r2'), route('r3')];
     for (let index = 0; index < 20; index += 1) {

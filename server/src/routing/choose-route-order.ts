@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { RouteCost } from '../catalog/route-cost.ts';
 import type { RouteHealthView } from './route-health.ts';
 
@@ -46,7 +45,11 @@ const speedSlackMs = 500;
 export function chooseRouteOrder<Candidate extends RoutingCandidate>(input: {
   routes: readonly Candidate[];
   userId: string;
-  affinityKey: string | undefined;
+  /**
+   * The conversation, or a function giving it: called only when a group has more than one route to order (most
+   * models have one route per tier), so a call to a model with a single route hashes nothing.
+   */
+  affinityKey: string | undefined | (() => string | undefined);
   viewOf: (route: Candidate) => RouteHealthView;
   random: () => number;
   isCheapestFirst?: boolean;
@@ -64,20 +67,26 @@ export function chooseRouteOrder<Candidate extends RoutingCandidate>(input: {
     const key = `${entry.tier}:${entry.route.priority}`;
     groups.set(key, [...(groups.get(key) ?? []), entry]);
   }
+  let affinityKey = input.affinityKey;
+  const affinity = () => {
+    if (typeof affinityKey === 'function') affinityKey = affinityKey();
+    return affinityKey;
+  };
   const ordered = [...groups.values()]
     .sort((left, right) => compareTier(left[0], right[0]))
-    .flatMap((group) => orderEquals(group, input));
+    .flatMap((group) => (group.length === 1 ? [group[0]!.route] : orderEquals(group, { ...input, affinity })));
   return { ordered, unavailable };
 }
 
 function orderEquals<Candidate extends RoutingCandidate>(
   group: { route: Candidate; view: RouteHealthView }[],
-  input: { affinityKey: string | undefined; random: () => number; isCheapestFirst?: boolean | undefined },
+  input: { affinity: () => string | undefined; random: () => number; isCheapestFirst?: boolean | undefined },
 ): Candidate[] {
+  const affinityKey = input.affinity();
   const fastest = Math.min(...group.map((entry) => entry.view.timeToFirstTokenMs ?? Infinity));
   const keyed = group.map((entry) => {
     const weight = entry.route.weight * healthFactor(entry.view, fastest);
-    const uniform = input.affinityKey === undefined ? input.random() : hashToUnit(input.affinityKey, entry.route.id);
+    const uniform = affinityKey === undefined ? input.random() : hashToUnit(affinityKey, entry.route.id);
     // -ln(u)/w: the smallest key wins; sorting by it is a weighted random permutation. Weight 0 sorts last.
     const sortKey = weight > 0 ? -Math.log(Math.max(uniform, Number.MIN_VALUE)) / weight : Infinity;
     return { route: entry.route, sortKey, costKey: input.isCheapestFirst ? costKeyOf(entry) : 0 };
@@ -106,10 +115,33 @@ export function healthFactor(view: RouteHealthView, fastestTimeToFirstTokenMs: n
   return Math.max(minimumHealth, Math.round((success * speed) / healthStep) * healthStep);
 }
 
-/** A stable number in (0, 1) for a conversation and a route. */
+/**
+ * A stable number in (0, 1) for a conversation and a route. The value only spreads conversations over routes, so a
+ * non-cryptographic hash does (the affinity key is already a digest of the conversation): FNV-1a over key and route
+ * from two offsets, each mixed by MurmurHash3's finaliser so that routes whose ids differ in one character still get
+ * unrelated numbers, 24 bits from each. SHA-256 here cost a hash object and a buffer per route and call.
+ */
 export function hashToUnit(affinityKey: string, routeId: string): number {
-  const digest = createHash('sha256').update(affinityKey).update('\u0000').update(routeId).digest();
-  return (digest.readUIntBE(0, 6) + 0.5) / 2 ** 48;
+  const high = mix32(fnv1a(routeId, fnv1a(affinityKey, 0x811c9dc5)));
+  const low = mix32(fnv1a(routeId, fnv1a(affinityKey, 0x050c5d1f)));
+  return ((high >>> 8) * 2 ** 24 + (low >>> 8) + 0.5) / 2 ** 48;
+}
+
+function fnv1a(text: string, offset: number): number {
+  let hash = offset;
+  for (let index = 0; index < text.length; index += 1) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash;
+}
+
+function mix32(value: number): number {
+  let hash = value ^ (value >>> 16);
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  return (hash ^ (hash >>> 16)) >>> 0;
 }
 
 /** Rule 1 of the policy: a route reserved for accounts serves only them (and `/v1/models` lists only usable models). */

@@ -59,7 +59,7 @@ export function createRouting(deps: {
       chooseRouteOrder({
         routes: input.routes,
         userId: input.userId,
-        affinityKey:
+        affinityKey: () =>
           input.request === undefined ? undefined : deriveAffinityKey({ userId: input.userId, request: input.request }),
         viewOf,
         random: deps.random,
