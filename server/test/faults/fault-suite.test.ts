@@ -156,20 +156,6 @@ test('PostgreSQL restarted mid-burst', scenarioTimeout, async () => {
   assertMoneyRules(report);
 });
 
-/**
- * Known fault (issue 19, open): when a cut-off node's stream outlives the node's lease, the reaping node bills that
- * stream's checkpoint (`interrupted`), and the stream's own final charge, written later under the same request id, is
- * taken as a duplicate, so the call is under-charged by what it delivered after the checkpoint. Such calls are printed
- * as `known under-charge` and kept out of the exact-charge check until a final charge supersedes a reaper's
- * checkpoint charge; every other rule (no overdraw, ledger invariant, no double charge, nothing held, no 500) holds.
- */
-function withoutKnownUnderCharge(report: FaultReport): FaultReport {
-  const known = report.broken.filter((line) => /record interrupted \d+ micros, ledger debits \[-\d+\]$/.test(line));
-  for (const line of known) process.stdout.write(`  known under-charge: ${line}\n`);
-  const broken = report.broken.filter((line) => !known.includes(line));
-  return { ...report, broken, charged: report.charged + known.length };
-}
-
 test('the network between a node and Redis cut for longer than a lease, then healed', scenarioTimeout, async () => {
   const report = await runScenario({
     name: 'redis-partition',
@@ -180,5 +166,5 @@ test('the network between a node and Redis cut for longer than a lease, then hea
       await cluster.redisProxy.heal();
     },
   });
-  assertMoneyRules(withoutKnownUnderCharge(report));
+  assertMoneyRules(report);
 });
