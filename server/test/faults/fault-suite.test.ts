@@ -3,7 +3,14 @@ import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { addSimulatorRoute, createFaultAccounts, runBurst, type CallOutcome, type OpenStreams } from './fault-burst.ts';
+import {
+  addSimulatorRoute,
+  createFaultAccounts,
+  runBurst,
+  startLongStream,
+  type CallOutcome,
+  type OpenStreams,
+} from './fault-burst.ts';
 import {
   startFaultNode,
   startFaultNodes,
@@ -55,10 +62,13 @@ async function runScenario(input: {
   inject: (cluster: FaultNodes, openStreams: OpenStreams) => Promise<void>;
   /** Nodes the scenario kills on purpose; any other node that exits breaks the scenario. */
   killed?: readonly string[];
+  /** A long stream (of its own account) on this node, open before the burst starts and through the fault. */
+  longStreamOn?: number;
 }): Promise<FaultReport> {
   const cluster = await startFaultNodes(services);
   try {
     const accounts = await createFaultAccounts(services, { prefix: input.name, count: 5, balanceUsd });
+    const longStream = input.longStreamOn === undefined ? undefined : await startScenarioLongStream(cluster, input);
     const openStreams: OpenStreams = new Map();
     const burst = runBurst({
       nodes: cluster.nodes,
@@ -69,7 +79,8 @@ async function runScenario(input: {
     });
     await sleep(input.faultAtMs);
     await input.inject(cluster, openStreams);
-    const outcomes: CallOutcome[] = await burst;
+    const outcomes: CallOutcome[] = [...(await burst), ...(longStream ? [await longStream.outcome] : [])];
+    if (longStream) accounts.push(longStream.account);
     const living = cluster.nodes.filter(
       (node) => node.process.child.exitCode === null && node.process.child.signalCode === null,
     );
@@ -105,6 +116,16 @@ async function runScenario(input: {
       }
     }
   }
+}
+
+/** 400 words at 40 ms each: about 16 s, longer than a lease, on an account that affords it. */
+async function startScenarioLongStream(cluster: FaultNodes, input: { name: string; longStreamOn?: number }) {
+  const [account] = await createFaultAccounts(services, { prefix: `${input.name}-long`, count: 1, balanceUsd: '0.01' });
+  const node = cluster.nodes[input.longStreamOn ?? 0]!;
+  const { outcome } = await startLongStream({ node, account: account!, words: 400 });
+  // Its delivery checkpoint (written every 250 ms) reaches Redis before the fault.
+  await sleep(500);
+  return { account: account!, outcome };
 }
 
 function assertMoneyRules(report: FaultReport): void {
@@ -156,9 +177,14 @@ test('PostgreSQL restarted mid-burst', scenarioTimeout, async () => {
   assertMoneyRules(report);
 });
 
+/**
+ * The cut-off node (the third) also carries a 16 s stream that outlives its lease: another node reaps the node and
+ * bills that stream's checkpoint, then the stream ends and its final charge supersedes the checkpoint charge.
+ */
 test('the network between a node and Redis cut for longer than a lease, then healed', scenarioTimeout, async () => {
   const report = await runScenario({
     name: 'redis-partition',
+    longStreamOn: 2,
     faultAtMs: 700,
     inject: async (cluster) => {
       await cluster.redisProxy.cut();
@@ -167,4 +193,5 @@ test('the network between a node and Redis cut for longer than a lease, then hea
     },
   });
   assertMoneyRules(report);
+  assert.equal(report.superseded, 1, "the long stream's final charge superseded the reaper's checkpoint charge");
 });
