@@ -9,6 +9,8 @@ import { openDatabase, type DatabaseHandle } from '../db/database.ts';
 import { userLedgerAccount } from '../db/ledger.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import type { JournaledCharge } from '../db/settlement-journal.ts';
+import { checkpointErrorCode } from '../db/supersede-checkpoint-charge.ts';
+import { recordCharges } from '../db/usage-records.ts';
 import { listBalanceSnapshots, insertUser } from '../db/users.ts';
 import { buildUsageRecord } from '../../test/support/usage-record-builder.ts';
 import { creditWelcomeBalance } from './credit-welcome-balance.ts';
@@ -134,7 +136,6 @@ test('a node whose lease ran out is reaped by another: its charges are written o
   assert.deepEqual(await survivor.heartbeat(), [], 'a reaped node is reaped once');
 
   // The same charge written again by the dead node's own journal later changes nothing (idempotent by request id).
-  const { recordCharges } = await import('../db/usage-records.ts');
   const again = await recordCharges(handle.db, [usageCharge(userId, 'req_done', 150_000)]);
   assert.deepEqual(again.isNew, [false]);
 });
@@ -198,4 +199,54 @@ test('a capture Redis cannot hear still stands, and its pending amount leaves on
   await cutOff.applyCommitted([{ userId, capturedMicros: 250_000, holdIds: [hold.holdId], balance: undefined }]);
   assert.equal(await redis.hget(account, 'p'), '0', 'nothing stays pending once the charge is written');
   client.disconnect();
+});
+
+test('a node cut off past its lease with a stream open: the final charge supersedes the reaper checkpoint, once, and every node sees it (issue 19)', async (t) => {
+  keyPrefix = `fault-${randomBytes(4).toString('hex')}:`;
+  const userId = await newUser(1_000_000);
+  const client = new Redis(testRedisUrl());
+  // A failed assertion must not leave the client open, which would keep the test process alive.
+  t.after(() => client.disconnect());
+  const cutOff = createRedisCreditHolds({
+    db: handle.db,
+    redis: client,
+    keyPrefix,
+    nodeId: 'node_cut',
+    leaseMs: 2_000,
+    recoveryWindowMs: 300,
+  });
+  const survivor = node('node_alive');
+  const hold = await cutOff.reserve({ userId, holdId: 'req_long', desiredMicros: 500_000, minimumMicros: 1 });
+  assert.ok(hold);
+  const checkpoint = usageCharge(userId, 'req_long', 5_000);
+  cutOff.recordDelivery?.(hold, () => ({
+    ...checkpoint,
+    usage: { ...checkpoint.usage, status: 'interrupted', error_code: checkpointErrorCode },
+  }));
+  await sleep(400);
+  client.disconnect();
+  await survivor.heartbeat();
+  await sleep(2_100);
+  assert.deepEqual(await survivor.heartbeat(), ['node_cut'], 'the cut-off node is reaped');
+  assert.equal(await survivor.availableMicros(userId), 995_000, 'the reaper billed the checkpoint and freed the hold');
+
+  // The stream ends on the cut-off node: journaled, captured in memory, written to the database (which it reaches).
+  const final = usageCharge(userId, 'req_long', 32_000);
+  assert.equal(await cutOff.capture(hold, 32_000, final), true);
+  const outcome = await recordCharges(handle.db, [final]);
+  assert.deepEqual(outcome.isNew, [true], 'the final charge supersedes the checkpoint one');
+  const committed = { userId, capturedMicros: 32_000, holdIds: [hold.holdId], balance: outcome.balances.at(-1) };
+  await assert.rejects(cutOff.applyCommitted([committed]), 'Redis cannot hear the new balance yet');
+  const [balance] = await listBalanceSnapshots(handle.db, [userId]);
+  assert.equal(balance?.balanceMicros, 968_000, 'the call paid its final cost in total');
+
+  await client.connect();
+  await cutOff.heartbeat();
+  assert.equal(await survivor.availableMicros(userId), 968_000, 'back: the balance it wrote meanwhile counts in Redis');
+  assert.deepEqual(
+    (await recordCharges(handle.db, [final])).isNew,
+    [false],
+    "the reaper's copy or a replay: no change",
+  );
+  assert.equal(await survivor.availableMicros(userId), 968_000);
 });

@@ -84,6 +84,13 @@ export function createRedisCreditHolds(deps: {
   let registrations = 0;
   /** A command that moves credit failed on the way: Redis may differ from memory until the next registration. */
   let isOutOfSync = false;
+  /**
+   * Accounts whose committed balance Redis did not take (the apply failed, or found this node reaped): registration
+   * re-posts pending amounts from memory, which no longer count those charges, so their balances are re-read then.
+   * Without it a charge written while the node was cut off (a final charge superseding a reaper's checkpoint one
+   * included) would count nowhere in Redis.
+   */
+  const unappliedBalances = new Set<string>();
 
   const evalOutcome = async (script: string, keys: string[], args: string[]): Promise<Outcome> =>
     (await redis.eval(script, keys.length, ...keys, generation, ...args)) as Outcome;
@@ -129,6 +136,7 @@ export function createRedisCreditHolds(deps: {
         if (registered >= 0) {
           isOutOfSync = false;
           deliveries.rewriteAll();
+          await reloadUnapplied();
           return;
         }
       }
@@ -147,6 +155,16 @@ export function createRedisCreditHolds(deps: {
   };
   const reload = async (userIds: readonly string[], mode: 'reserve' | 'refresh') => {
     for (const part of chunk(userIds, refreshBatchSize)) await load(await listBalanceSnapshots(deps.db, part), mode);
+  };
+  const reloadUnapplied = async () => {
+    const userIds = [...unappliedBalances];
+    unappliedBalances.clear();
+    await reload(userIds, 'refresh').catch((error: unknown) => {
+      // Registered all the same: the next heartbeat registers again and retries the read.
+      for (const userId of userIds) unappliedBalances.add(userId);
+      isOutOfSync = true;
+      (deps.onError ?? (() => undefined))(error);
+    });
   };
   /** One database read per account however many calls find it missing from Redis at once. */
   const loadOnce = createSingleFlight<void>();
@@ -240,7 +258,9 @@ export function createRedisCreditHolds(deps: {
     },
     applyCommitted: async (charges) => {
       const pipeline = redis.pipeline();
-      for (const charge of sumPerAccount(charges)) {
+      const perAccount = sumPerAccount(charges);
+      for (const charge of perAccount) {
+        unappliedBalances.add(charge.userId);
         const left = (pendingByUser.get(charge.userId) ?? 0) - charge.capturedMicros;
         if (left > 0) pendingByUser.set(charge.userId, left);
         else pendingByUser.delete(charge.userId);
@@ -255,6 +275,9 @@ export function createRedisCreditHolds(deps: {
         throw error;
       });
       throwFirstError(results);
+      perAccount.forEach((charge, index) => {
+        if ((results?.[index]?.[1] as Outcome | undefined)?.[0] === 1) unappliedBalances.delete(charge.userId);
+      });
       if (results?.some(([, value]) => (value as Outcome)[0] === -1)) await register();
     },
     release: async (hold) => {

@@ -3,13 +3,19 @@ import type { Database } from './database.ts';
 import { writeLedgerTransactionWithBalances, type BalanceSnapshot } from './ledger.ts';
 import type { JournaledCharge } from './settlement-journal.ts';
 import type { UsageRecordRow } from './schema.ts';
+import { supersedeCheckpointCharge } from './supersede-checkpoint-charge.ts';
 
-/** What writing a group of charges did: which were new (not settled before), and the balances they left. */
+/**
+ * What writing a group of charges did: which changed what the call is charged (new, or a final charge superseding a
+ * checkpoint charge), and the balances they left.
+ */
 export type ChargesOutcome = { isNew: boolean[]; balances: BalanceSnapshot[] };
 
 /**
  * Writes charges one by one in one transaction, each skipped when its ledger key exists (a replayed journal, a
- * retried group): the careful path behind `charge-writer.ts`, which writes a running node's groups in bulk.
+ * retried group), unless it is a call's final charge meeting a checkpoint charge of the same call, which it
+ * supersedes (`supersede-checkpoint-charge.ts`): the careful path behind `charge-writer.ts`, which writes a running
+ * node's groups in bulk and falls back to this one when a charge's key exists.
  */
 export async function recordCharges(db: Database, charges: readonly JournaledCharge[]): Promise<ChargesOutcome> {
   return db.transaction().execute(async (trx) => {
@@ -17,8 +23,13 @@ export async function recordCharges(db: Database, charges: readonly JournaledCha
     const balances: BalanceSnapshot[] = [];
     for (const charge of charges) {
       const written = await writeLedgerTransactionWithBalances(trx, charge.ledger);
-      isNew.push(written !== undefined);
-      if (!written) continue;
+      if (!written) {
+        const superseded = await supersedeCheckpointCharge(trx, charge);
+        isNew.push(superseded !== undefined);
+        balances.push(...(superseded ?? []));
+        continue;
+      }
+      isNew.push(true);
       balances.push(...written);
       await trx
         .insertInto('usage_records')

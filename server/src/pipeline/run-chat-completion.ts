@@ -4,6 +4,7 @@ import { priceTokenUsage, type TokenUsage } from '../billing/pricing.ts';
 import type { CatalogModel, PriceList } from '../catalog/price-list.ts';
 import type { Route, RouteTable } from '../catalog/route-table.ts';
 import type { UsageRecordRow } from '../db/schema.ts';
+import { checkpointErrorCode } from '../db/supersede-checkpoint-charge.ts';
 import { InternalError } from '../errors/internal-error.ts';
 import { toUnixSeconds } from '../lib/clock.ts';
 import { microsToUsd } from '../lib/money.ts';
@@ -312,7 +313,7 @@ function deliveredSoFar(context: CallContext, soFar: RelayResult, route: Route):
     costMicros: priceTokenUsage(context.model, usage),
     route,
     status: 'interrupted',
-    errorCode: 'gateway_node_lost',
+    errorCode: checkpointErrorCode,
     timeToFirstTokenMs: soFar.timeToFirstTokenMs ?? null,
     imageCount: 0,
   };

@@ -43,6 +43,11 @@ export async function consumeModelRound(input: {
   drain: () => Promise<void> | undefined;
   signal: AbortSignal;
   nowMs: () => number;
+  /**
+   * A streamed chunk reached the builder: what the round delivered so far (read lazily, when the node writes its
+   * delivery checkpoints; the object keeps changing until the round ends).
+   */
+  onDelivered?: (soFar: Readonly<RoundOutcome>) => void;
 }): Promise<RoundOutcome> {
   const state: RoundState = {
     vendorUsage: undefined,
@@ -106,6 +111,7 @@ export async function consumeModelRound(input: {
         toolCalls: choice.delta.tool_calls ?? [],
       });
     }
+    input.onDelivered?.(state);
     try {
       const drained = input.drain();
       if (drained) await drained;

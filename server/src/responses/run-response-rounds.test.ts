@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Agent, type Dispatcher } from 'undici';
+import type { TokenUsage } from '../billing/pricing.ts';
 import type { CatalogModel } from '../catalog/price-list.ts';
 import type { Route } from '../catalog/route-table.ts';
 import type { ChatMessage, ChatRequest } from '../openai-api/chat-request.ts';
@@ -84,7 +85,13 @@ describe('runResponseRounds', () => {
   });
 
   /** Runs the rounds of one request body; the Response is what the client would get. */
-  async function runRounds(input: { model: CatalogModel; route: Route; body: unknown; searchMode: SearchMode }) {
+  async function runRounds(input: {
+    model: CatalogModel;
+    route: Route;
+    body: unknown;
+    searchMode: SearchMode;
+    checkpoint?: (delivered: () => TokenUsage) => void;
+  }) {
     upstreamBodies = [];
     const plan = parseResponsesRequest(input.body);
     const builder = new ResponseBuilder({
@@ -135,6 +142,7 @@ describe('runResponseRounds', () => {
         signal: new AbortController().signal,
         userId: 'u',
         drain: () => undefined,
+        ...(input.checkpoint ? { checkpoint: input.checkpoint } : {}),
       },
     );
     const response = builder.complete({
@@ -227,5 +235,38 @@ describe('runResponseRounds', () => {
     assert.match(String(searched?.content), /^\[1\] /m, 'the first call got numbered results');
     assert.equal(refused?.tool_call_id, calls[1]?.id);
     assert.match(String(refused?.content), /search limit of this answer is reached/);
+  });
+
+  it('a streamed answer with searches checkpoints what every round delivered so far, each round counted once', async () => {
+    let latest: (() => TokenUsage) | undefined;
+    const seen: TokenUsage[] = [];
+    const { tally } = await runRounds({
+      model: toolModel,
+      route: routeOf(toolModel, 'mistral'),
+      body: {
+        model: toolModel.id,
+        input: 'What causes ocean tides? [sim:tool-rounds=2]',
+        tools: [{ type: 'web_search' }],
+        stream: true,
+      },
+      searchMode: 'tool',
+      // As the node's checkpoint writer does: it keeps the latest delivery of the call and reads it when it writes.
+      checkpoint: (delivered) => {
+        latest = delivered;
+        seen.push(delivered());
+      },
+    });
+    assert.equal(tally.searchCount, 2);
+    assert.ok(latest, 'the stream was checkpointed');
+    assert.deepEqual(latest(), tally.usage, 'read after the rounds ended, the checkpoint is the whole usage, once');
+    const outputs = seen.map((usage) => usage.outputTokens);
+    assert.deepEqual(
+      outputs,
+      [...outputs].sort((a, b) => a - b),
+      'what was delivered only grows',
+    );
+    const inputs = [...new Set(seen.map((usage) => usage.inputTokens))];
+    assert.ok(inputs.length >= 3, 'each round adds its input (the search results it read) as it starts delivering');
+    assert.ok(outputs.every((tokens) => tokens <= tally.usage.outputTokens));
   });
 });

@@ -73,6 +73,11 @@ type RoundsInput = {
   userId: string;
   /** A promise when the client's buffer is full (streaming): the round reads no more until it resolves. */
   drain: () => Promise<void> | undefined;
+  /**
+   * Streaming: what the response delivered so far (the rounds before, searches included, plus this round's part),
+   * read lazily when the node writes its delivery checkpoints (docs/billing.md).
+   */
+  checkpoint?: (delivered: () => TokenUsage) => void;
 };
 
 type IncompleteReason = 'max_output_tokens' | 'content_filter' | undefined;
@@ -143,12 +148,15 @@ async function runModelRound(
     drain: input.drain,
     signal: input.signal,
     nowMs: deps.clock.nowMs,
+    ...(input.checkpoint ? { onDelivered: checkpointRound(input.checkpoint, tally, size) } : {}),
   });
   tally.firstTokenAtMs ??= outcome.firstTokenAtMs;
   addUsage(
     tally.usage,
     outcome.vendorUsage ?? estimateDeliveredUsage({ ...size, deliveredTextBytes: outcome.deliveredTextBytes }),
   );
+  // In the same turn as the sum, so no checkpoint counts this round twice (in the tally and as the round so far).
+  input.checkpoint?.(() => ({ ...tally.usage }));
   if (outcome.error !== undefined) {
     if (call.kind === 'stream') await call.chunks.return?.().catch(() => undefined);
     throw new RoundInterruptedError(outcome.error);
@@ -214,6 +222,23 @@ function roundOutputLimit(input: RoundsInput, size: ReturnType<typeof measureCha
     choiceCount: 1,
   });
   return Math.max(0, Math.min(remaining, affordable));
+}
+
+/** Each chunk: the rounds before (the tally, which gains this round only when it ends) plus this round so far. */
+function checkpointRound(
+  checkpoint: NonNullable<RoundsInput['checkpoint']>,
+  tally: ResponseTally,
+  size: ReturnType<typeof measureChatRequest>,
+): (soFar: Readonly<RoundOutcome>) => void {
+  return (soFar) =>
+    checkpoint(() => {
+      const usage = { ...tally.usage };
+      addUsage(
+        usage,
+        soFar.vendorUsage ?? estimateDeliveredUsage({ ...size, deliveredTextBytes: soFar.deliveredTextBytes }),
+      );
+      return usage;
+    });
 }
 
 function addUsage(total: TokenUsage, round: TokenUsage): void {

@@ -4,6 +4,7 @@ import type { CatalogModel, PriceList } from '../catalog/price-list.ts';
 import type { NativeSearchProviderId } from '../config/config.ts';
 import type { RouteTable } from '../catalog/route-table.ts';
 import type { UsageRecordRow } from '../db/schema.ts';
+import { checkpointErrorCode } from '../db/supersede-checkpoint-charge.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { toUnixSeconds } from '../lib/clock.ts';
 import { microsToUsd } from '../lib/money.ts';
@@ -130,6 +131,7 @@ export async function runResponsePlan(
       signal: input.sink.signal,
       userId: input.caller.userId,
       drain: events?.drain ?? (() => undefined),
+      ...(plan.isStreaming ? { checkpoint: (delivered) => checkpoint(context, tally, delivered) } : {}),
     }));
   } catch (error) {
     events?.stopWaiting();
@@ -212,6 +214,25 @@ function settle(
     errorCode: outcome.errorCode,
     timeToFirstTokenMs: firstTokenAtMs === undefined ? null : firstTokenAtMs - context.startedAtMs,
     imageCount: 0,
+  });
+}
+
+/**
+ * What a stream cut now would be billed (the node died): the delivery so far of every round, as an interrupted call,
+ * written with the node's other checkpoints every 250 ms (docs/billing.md, "Delivered usage across a crash").
+ */
+function checkpoint(context: CallContext, tally: ResponseTally, delivered: () => TokenUsage): void {
+  context.charge.checkpoint(() => {
+    const usage = delivered();
+    return {
+      costMicros: priceTokenUsage(context.model, usage),
+      usage,
+      route: tally.route,
+      status: 'interrupted',
+      errorCode: checkpointErrorCode,
+      timeToFirstTokenMs: tally.firstTokenAtMs === undefined ? null : tally.firstTokenAtMs - context.startedAtMs,
+      imageCount: 0,
+    };
   });
 }
 

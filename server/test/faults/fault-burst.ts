@@ -86,9 +86,12 @@ async function callOnce(input: {
   key: string;
   index: number;
   openStreams: OpenStreams;
+  /** A longer answer than the burst's 40 words (always streamed). */
+  words?: number;
 }): Promise<CallOutcome> {
   // 4 is prime to the 3 nodes and 5 accounts of a scenario, so every node and account sees both kinds.
-  const isStream = input.index % 4 !== 0;
+  const isStream = input.words !== undefined || input.index % 4 !== 0;
+  const words = input.words ?? 40;
   const outcome: CallOutcome = {
     node: input.node,
     isStream,
@@ -105,8 +108,8 @@ async function callOnce(input: {
         model,
         stream: isStream,
         ...(isStream ? { stream_options: { include_usage: true } } : {}),
-        max_completion_tokens: 300,
-        messages: [{ role: 'user', content: `Fault burst call ${input.index} [sim:words=40]` }],
+        max_completion_tokens: Math.max(300, words * 2),
+        messages: [{ role: 'user', content: `Fault burst call ${input.index} [sim:words=${words}]` }],
       }),
     });
     outcome.status = response.status;
@@ -151,4 +154,22 @@ export async function runBurst(input: {
       return callOnce({ url: node.url, node: node.name, key: account.key, index, openStreams: input.openStreams });
     }),
   );
+}
+
+/**
+ * One stream of `words` words (the simulator sends one every 40 ms) on a node; resolves, once it has delivered
+ * content, with the promise of its outcome.
+ */
+export async function startLongStream(input: {
+  node: { name: string; url: string };
+  account: FaultAccount;
+  words: number;
+}): Promise<{ outcome: Promise<CallOutcome> }> {
+  const openStreams: OpenStreams = new Map();
+  const { node, account, words } = input;
+  const outcome = callOnce({ url: node.url, node: node.name, key: account.key, index: -1, openStreams, words });
+  for (let waited = 0; (openStreams.get(node.name) ?? 0) === 0 && waited < 20_000; waited += 10) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return { outcome };
 }

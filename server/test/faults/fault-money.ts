@@ -24,6 +24,8 @@ export type FaultReport = {
   heldUsd: number;
   released: number;
   deliveredUnbilledTokens: number;
+  /** Calls whose final charge superseded the checkpoint charge a reaping node had written (`usage:<id>:final`). */
+  superseded: number;
   lowestBalanceUsd: number;
   broken: string[];
 };
@@ -108,16 +110,21 @@ export async function checkMoney(input: {
     for (const outcome of completed) {
       const costMicros = Math.round((outcome.costUsd ?? 0) * 1e6);
       const record = outcome.requestId === undefined ? undefined : usageById.get(outcome.requestId);
+      // A final charge that superseded a reaper's checkpoint charge posts the difference under `…:final`.
       const entries = debitsByKey.get(`usage:${outcome.requestId}`) ?? [];
+      const finalEntries = debitsByKey.get(`usage:${outcome.requestId}:final`) ?? [];
+      const debited = -[...entries, ...finalEntries].reduce((sum, amount) => sum + amount, 0);
       const isCharged =
         record?.status === 'completed' &&
         record.cost_micros === costMicros &&
-        (costMicros === 0 ? entries.length === 0 : entries.length === 1 && entries[0] === -costMicros);
+        entries.length <= 1 &&
+        finalEntries.length <= 1 &&
+        debited === costMicros;
       if (isCharged) charged += 1;
       else {
         broken.push(
           `completed call ${outcome.requestId} (usage.cost ${costMicros} micros): record ${record?.status ?? 'missing'} ` +
-            `${record?.cost_micros ?? '-'} micros, ledger debits [${entries.join(', ')}]`,
+            `${record?.cost_micros ?? '-'} micros, ledger debits [${[...entries, ...finalEntries].join(', ')}]`,
         );
       }
     }
@@ -157,6 +164,7 @@ export async function checkMoney(input: {
       heldUsd: input.heldMicros / 1e6,
       released: usage.filter((row) => row.cost_micros === 0).length,
       deliveredUnbilledTokens,
+      superseded: [...debitsByKey.keys()].filter((key) => key.endsWith(':final')).length,
       lowestBalanceUsd: Math.min(...users.map((user) => Number(user.balance_micros))) / 1e6,
       broken,
     };
