@@ -8,6 +8,7 @@ import { describeWebSearch } from './search/start-web-search.ts';
 import { startGateway } from './start-gateway.ts';
 import { refuseProcesses, startProcesses, workerConfig } from './start-processes.ts';
 import { StartupError } from './startup-error.ts';
+import { countOpenSockets, watchOldGenerationGrowth } from './watch-old-generation-growth.ts';
 
 /** Reads the configuration, or prints every bad key and exits 2. */
 export function readConfigOrExit(): Config {
@@ -47,7 +48,12 @@ export async function runGateway(startConfig: Config): Promise<void> {
     { url: gateway.url, database: gateway.database.description, sandbox: config.isSandbox, webSearch },
     `gateway listening on ${gateway.url} (database: ${gateway.database.description}; sandbox mode: ${config.isSandbox ? 'on, models are served by simulators' : 'off'}; web search: ${webSearch})`,
   );
-  collectStartGarbage();
+  const collectGarbage = exposeGarbageCollection();
+  collectGarbage();
+  if (config.memoryMode !== 'lean') {
+    const check = watchOldGenerationGrowth({ countOpenSockets, setV8Flags: setFlagsFromString, collectGarbage });
+    setInterval(check, 1_000).unref();
+  }
   if (!hasSemiSpaceCap(process.execArgv, config.nodeOptions)) {
     logger.warn(
       "V8's young generation is not capped: start node with --max-semi-space-size=16 (npm start sets it in NODE_OPTIONS; 4 for the least memory) or resident memory under load grows by about 150 MB",
@@ -71,15 +77,6 @@ export async function runGateway(startConfig: Config): Promise<void> {
 }
 
 /**
- * How far V8 lets the old generation grow past what the last full collection kept before it collects again. V8's own
- * factor (up to 4× on a small heap) let a gateway with 1,000 open streams (about 80 MB live) reach 160 MB of old
- * generation, most of it objects of finished chunks promoted by scavenges, before each mark-compact; 25% keeps that
- * garbage near 20 MB. V8 reads it at each collection, so, unlike the semi-space cap, it works set from here
- * (decision 1760).
- */
-const oldGenerationGrowthPercent = 25;
-
-/**
  * V8 sizes the young generation when the process starts, so a semi-space cap set from inside the running gateway
  * (`v8.setFlagsFromString`) has no effect: the cap must be on Node's command line or in NODE_OPTIONS, which
  * `npm start` sets to a 16 MB semi-space (decision 1650). Without it V8 grows each semi-space to 32 MB under load and
@@ -88,19 +85,17 @@ const oldGenerationGrowthPercent = 25;
  */
 function applyMemoryMode(config: Config): void {
   if (config.memoryMode === 'lean') setFlagsFromString('--memory-saver-mode');
-  else setFlagsFromString(`--heap-growing-percent=${oldGenerationGrowthPercent}`);
 }
 
 /**
- * One full collection once the gateway listens. Starting leaves about 40 MB of garbage (module sources as read and as
- * type-stripped, migrations, the price data's parse) that V8 would keep until the old generation next fills, and the
- * limit it grows to is computed at a full collection: without this one the growth percent set above would first
- * apply only after the first mark-compact under load, at V8's default limit.
+ * V8's full collection, without a `gc` global in the gateway's own context. Run once the gateway listens: starting
+ * leaves about 40 MB of garbage (module sources as read and as type-stripped, migrations, the price data's parse)
+ * that V8 would keep until its old generation next fills; and again when the old generation's growth is capped, so the
+ * new limit holds at once (decision 1760).
  */
-function collectStartGarbage(): void {
+function exposeGarbageCollection(): () => void {
   setFlagsFromString('--expose-gc');
-  const collect = runInNewContext('gc') as () => void;
-  collect();
+  return runInNewContext('gc') as () => void;
 }
 
 /** Whether Node was started with a young-generation cap, on its command line or in NODE_OPTIONS. */
