@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { generateSecret, generateURI, verifySync } from 'otplib';
-import QRCode from 'qrcode';
 import type { TotpEnrolment, TotpRecoveryCodes, TotpStatus } from '../../../contract/totp.ts';
 import type { Database } from '../db/database.ts';
 import {
@@ -74,6 +73,8 @@ export async function startTotpEnrolment(deps: OperatorTotpDeps, session: Sessio
     createdAt: deps.clock.nowMs(),
   });
   const uri = generateURI({ issuer: 'Gateway', label: user?.email ?? session.userId, secret });
+  // Loaded on the first enrolment, not at start: the QR encoder and its PNG code are about 1 MB of heap for good.
+  const { default: QRCode } = await import('qrcode');
   return { secret, otpauth_uri: uri, qr_svg: await QRCode.toString(uri, { type: 'svg', margin: 2 }) };
 }
 

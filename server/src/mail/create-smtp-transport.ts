@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { SmtpConfig } from '../config/account-config.ts';
 import type { MailTransport } from './mailer.ts';
 
@@ -8,7 +8,33 @@ import type { MailTransport } from './mailer.ts';
  * @see https://nodemailer.com/smtp/
  */
 export function createSmtpTransport(config: SmtpConfig): MailTransport {
-  const transport = nodemailer.createTransport({
+  let transport: Promise<Transporter> | undefined;
+  return {
+    delivery: 'smtp',
+    send: async (message) => {
+      transport ??= openTransport(config);
+      const opened = await transport;
+      await opened.sendMail({
+        from: config.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+      });
+    },
+    close: async () => {
+      if (transport !== undefined) (await transport).close();
+    },
+  };
+}
+
+/**
+ * nodemailer is loaded with the first message, not at start: it is about 5 MB of heap that a gateway which sends no
+ * mail would hold for good. It opens no connection before a message either way.
+ */
+async function openTransport(config: SmtpConfig): Promise<Transporter> {
+  const { default: nodemailer } = await import('nodemailer');
+  return nodemailer.createTransport({
     pool: true,
     maxConnections: 3,
     host: config.host,
@@ -21,19 +47,4 @@ export function createSmtpTransport(config: SmtpConfig): MailTransport {
     greetingTimeout: 10_000,
     socketTimeout: 30_000,
   });
-  return {
-    delivery: 'smtp',
-    send: async (message) => {
-      await transport.sendMail({
-        from: config.from,
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        html: message.html,
-      });
-    },
-    close: async () => {
-      transport.close();
-    },
-  };
 }
