@@ -11,7 +11,7 @@ import { argon2PasswordHasher } from './accounts/password-hash.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp, type AppDeps } from './app.ts';
 import { createMemoryCreditHolds, type CreditHolds } from './billing/credit-holds.ts';
-import { createRedisCreditHolds, defaultLeaseMs } from './billing/redis-credit-holds.ts';
+import { createRedisCreditHolds, defaultLeaseMs, type RedisCreditHolds } from './billing/redis-credit-holds.ts';
 import { creditKeyPrefix } from './billing/reap-credit-node.ts';
 import { findInstanceSetting } from './db/instance-settings.ts';
 import { startCreditLease } from './billing/start-credit-lease.ts';
@@ -117,9 +117,10 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
     };
     startModelSyncSchedule(stack, { logger, deps });
     const app = await startApp(stack, { config, deps, onClosing: () => (isShuttingDown = true) });
-    const { leaseRenewedAtMs } = storage.creditHolds;
-    if (leaseRenewedAtMs) {
-      const fence = { leaseRenewedAtMs, leaseMs: defaultLeaseMs, cutOpenCalls: openCalls.cutAll };
+    const { leaseRenewedAtMs, openRequestIds } = storage.creditHolds;
+    if (leaseRenewedAtMs && openRequestIds) {
+      const cutOpenCalls = () => openCalls.cut(openRequestIds());
+      const fence = { leaseRenewedAtMs, leaseMs: defaultLeaseMs, cutOpenCalls };
       stack.adopt(startNodeCreditFence({ ...fence, registry: metrics.registry, logger }), (f) => f.stop());
     }
     const metricsUrl = await startMetricsAddress(stack, { config, logger, metrics });
@@ -536,7 +537,7 @@ async function startCreditHolds(input: {
   dataDir: string;
   logger: Logger;
   stack: AsyncDisposableStack;
-}): Promise<CreditHolds & { leaseRenewedAtMs?: () => number }> {
+}): Promise<CreditHolds & Partial<Pick<RedisCreditHolds, 'leaseRenewedAtMs' | 'openRequestIds'>>> {
   const recovered = await recoverSettlementJournal({
     db: input.db,
     journalDirectory: path.join(input.dataDir, journalFolder),

@@ -54,6 +54,8 @@ export type RedisCreditHolds = CreditHolds & {
    * earlier, so this node's own count never ends later than Redis's (`billing/start-credit-fence.ts`).
    */
   leaseRenewedAtMs: () => number;
+  /** The request ids of the calls this node holds credit for (a hold id is `<request id>#<n>`). */
+  openRequestIds: () => string[];
 };
 
 type Outcome = [code: number, amount: number];
@@ -355,6 +357,7 @@ export function createRedisCreditHolds(deps: {
       return reaped;
     },
     leaseRenewedAtMs: () => leaseRenewedAtMs,
+    openRequestIds: () => [...openHolds.keys()].map((holdId) => holdId.slice(0, holdId.lastIndexOf('#'))),
   };
 }
 

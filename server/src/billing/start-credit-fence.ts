@@ -11,8 +11,8 @@ export const fenceCheckIntervalMs = 250;
 
 /**
  * Self-fencing: while the node's lease is renewed nothing happens; once `leaseMs - marginMs` pass after the last
- * renewal Redis confirmed (counted from when it was sent, on a monotonic clock), every call still open is cut and
- * settled for what it delivered, so that when another node reaps this one, nothing it frees is still delivering.
+ * renewal Redis confirmed (counted from when it was sent, on a monotonic clock), every call still holding credit is
+ * cut and settled for what it delivered, so that when another node reaps this one, nothing it frees is still delivering.
  * The timer runs apart from the heartbeat, which may be stuck waiting on a Redis that does not answer.
  */
 export function startCreditFence(deps: {
@@ -21,6 +21,7 @@ export function startCreditFence(deps: {
   leaseMs: number;
   marginMs?: number;
   intervalMs?: number;
+  /** Ends the calls that hold credit on this node; returns how many. */
   cutOpenCalls: () => number;
   /** Told how many calls each fence cut (the `/metrics` counter). */
   onFence: (calls: number) => void;
