@@ -32,10 +32,13 @@ export const defaultLeaseMs = 10_000;
 export const defaultRecoveryWindowMs = 3_000;
 const recoveryPollMs = 100;
 /**
- * How long a capture, release or written charge waits for Redis to hear it before going on out of sync (the next
- * heartbeat re-posts memory): well inside the credit fence's margin (`billing/start-credit-fence.ts`).
+ * A capture, release or written charge waits for Redis as long as the lease is renewed; once no renewal was confirmed
+ * for this long (two heartbeats), it goes on out of sync at the next check (every `redisAnswerCheckMs`) and the next
+ * heartbeat re-posts memory: a Redis that drops packets must not hold a settlement back from the database past the
+ * credit fence's margin (`billing/start-credit-fence.ts`).
  */
-const redisAnswerWaitMs = 500;
+const leaseLateMs = 2_000;
+const redisAnswerCheckMs = 500;
 
 export type RedisCreditHolds = CreditHolds & {
   /**
@@ -204,6 +207,13 @@ export function createRedisCreditHolds(deps: {
     if (outcome[0] === -1) await register();
     return [outcome[0], outcome[1], sentAfter];
   };
+  /** Whether Redis answered `command` (or failed it) before the lease went unrenewed for `leaseLateMs`. */
+  const isHeard = async (command: Promise<unknown>): Promise<boolean> => {
+    while (!(await settlesWithin(command, redisAnswerCheckMs))) {
+      if (monotonicNowMs() - leaseRenewedAtMs > leaseLateMs) return false;
+    }
+    return true;
+  };
   /**
    * Tells Redis of a change memory already made. When Redis cannot hear it (unreachable, restarting) the change stands:
    * the next heartbeat re-registers and re-posts memory, so the caller goes on as if Redis had taken it. Throwing here
@@ -220,8 +230,7 @@ export function createRedisCreditHolds(deps: {
         (deps.onError ?? (() => undefined))(error);
       }
     })();
-    // A Redis that does not answer (packets dropped) must not hold a settlement back from the database.
-    if (!(await settlesWithin(told, redisAnswerWaitMs))) isOutOfSync = true;
+    if (!(await isHeard(told))) isOutOfSync = true;
   };
   const free = async (holdId: string, userId: string): Promise<void> => {
     if (!openHolds.delete(holdId)) return;
@@ -299,9 +308,9 @@ export function createRedisCreditHolds(deps: {
         isOutOfSync = true;
         throw error;
       });
-      if (!(await settlesWithin(sent, redisAnswerWaitMs))) {
+      if (!(await isHeard(sent))) {
         isOutOfSync = true;
-        throw new Error(`Redis did not answer within ${redisAnswerWaitMs} ms; the next heartbeat re-posts memory`);
+        throw new Error('Redis did not answer while the lease went unrenewed; the next heartbeat re-posts memory');
       }
       const results = await sent;
       throwFirstError(results);
