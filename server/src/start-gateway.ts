@@ -11,7 +11,7 @@ import { argon2PasswordHasher } from './accounts/password-hash.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp, type AppDeps } from './app.ts';
 import { createMemoryCreditHolds, type CreditHolds } from './billing/credit-holds.ts';
-import { createRedisCreditHolds } from './billing/redis-credit-holds.ts';
+import { createRedisCreditHolds, defaultLeaseMs, type RedisCreditHolds } from './billing/redis-credit-holds.ts';
 import { creditKeyPrefix } from './billing/reap-credit-node.ts';
 import { findInstanceSetting } from './db/instance-settings.ts';
 import { startCreditLease } from './billing/start-credit-lease.ts';
@@ -53,6 +53,8 @@ import { renewSubscriptions } from './subscriptions/renew-subscriptions.ts';
 import { renewalIntervalMs, scheduleRenewals } from './subscriptions/schedule-renewals.ts';
 import { startAccountMail, type AccountMail } from './start-account-mail.ts';
 import { startAccountJobs } from './start-account-jobs.ts';
+import { startNodeCreditFence } from './billing/start-credit-fence.ts';
+import { createOpenCalls } from './http/open-calls.ts';
 import { createModelSyncDeps } from './http/api/operator-model-sync.ts';
 import { runScheduledModelSync, scheduleModelSync } from './operator/model-sync-schedule.ts';
 
@@ -105,12 +107,22 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
       (running) => running.stop(),
     );
     let isShuttingDown = false;
-    const deps = composeAppDeps(
-      { config, logger, storage, caches, upstreams: { ...upstreams, ...alerting }, metrics, payments, accountMail },
-      () => isShuttingDown,
-    );
+    const openCalls = createOpenCalls();
+    const deps = {
+      ...composeAppDeps(
+        { config, logger, storage, caches, upstreams: { ...upstreams, ...alerting }, metrics, payments, accountMail },
+        () => isShuttingDown,
+      ),
+      openCalls,
+    };
     startModelSyncSchedule(stack, { logger, deps });
     const app = await startApp(stack, { config, deps, onClosing: () => (isShuttingDown = true) });
+    const { leaseRenewedAtMs, openRequestIds } = storage.creditHolds;
+    if (leaseRenewedAtMs && openRequestIds) {
+      const cutOpenCalls = () => openCalls.cut(openRequestIds());
+      const fence = { leaseRenewedAtMs, leaseMs: defaultLeaseMs, cutOpenCalls };
+      stack.adopt(startNodeCreditFence({ ...fence, registry: metrics.registry, logger }), (f) => f.stop());
+    }
     const metricsUrl = await startMetricsAddress(stack, { config, logger, metrics });
     let sandboxNowPaymentsUrl: string | undefined;
     if (payments.isPaymentSandbox) {
@@ -525,7 +537,7 @@ async function startCreditHolds(input: {
   dataDir: string;
   logger: Logger;
   stack: AsyncDisposableStack;
-}): Promise<CreditHolds> {
+}): Promise<CreditHolds & Partial<Pick<RedisCreditHolds, 'leaseRenewedAtMs' | 'openRequestIds'>>> {
   const recovered = await recoverSettlementJournal({
     db: input.db,
     journalDirectory: path.join(input.dataDir, journalFolder),

@@ -53,7 +53,9 @@ export async function reapCreditNode(
 ): Promise<number> {
   const { redis } = deps;
   const keys = creditNodeKeys(deps.keyPrefix, nodeId);
-  const openHolds = new Set(await redis.hkeys(keys.holds));
+  // Each hold is `<user id> <amount>` under its hold id.
+  const holds = await redis.hgetall(keys.holds);
+  const openHolds = new Set(Object.keys(holds));
   const deliveries = await redis.hgetall(keys.deliveries);
   const texts = [
     ...(await redis.hvals(keys.charges)),
@@ -63,7 +65,14 @@ export async function reapCreditNode(
   ];
   const charges = texts.map(parseJournalLine).filter((charge) => charge !== undefined);
   for (const part of chunk(charges, writeBatchSize)) await recordCharges(deps.db, part);
-  const users = new Set([...(await redis.hkeys(keys.pending)), ...charges.map((charge) => charge.usage.user_id)]);
+  // The accounts it held for too: a node that fenced itself wrote its calls' final charges to the database while
+  // Redis could not hear them, so their balances are re-read before the holds stop counting.
+  const users = new Set([
+    ...(await redis.hkeys(keys.pending)),
+    ...charges.map((charge) => charge.usage.user_id),
+    ...Object.values(holds).map((hold) => hold.split(' ')[0] ?? ''),
+  ]);
+  users.delete('');
   await deps.reload([...users]);
   const reapKeys = [
     `${deps.keyPrefix}credit-generation`,

@@ -250,3 +250,38 @@ test('a node cut off past its lease with a stream open: the final charge superse
   );
   assert.equal(await survivor.availableMicros(userId), 968_000);
 });
+
+test('a fenced node: its lease time stops at the last renewal Redis confirmed, and its reaper counts the final charge it wrote meanwhile (issue 19)', async (t) => {
+  keyPrefix = `fault-${randomBytes(4).toString('hex')}:`;
+  const userId = await newUser(1_000_000);
+  const client = new Redis(testRedisUrl());
+  t.after(() => client.disconnect());
+  let nowMs = 1_000;
+  const cutOff = createRedisCreditHolds({
+    db: handle.db,
+    redis: client,
+    keyPrefix,
+    nodeId: 'node_fenced',
+    leaseMs: 2_000,
+    monotonicNowMs: () => nowMs,
+  });
+  const survivor = node('node_alive');
+  // A non-streamed call: no delivery checkpoint names its account to the reaper.
+  const hold = await cutOff.reserve({ userId, holdId: 'req_fenced', desiredMicros: 500_000, minimumMicros: 1 });
+  assert.ok(hold);
+  nowMs = 2_000;
+  await cutOff.heartbeat();
+  assert.equal(cutOff.leaseRenewedAtMs(), 2_000, 'the renewal counts from when it was sent');
+  client.disconnect();
+  nowMs = 3_000;
+  await cutOff.heartbeat().catch(() => undefined);
+  assert.equal(cutOff.leaseRenewedAtMs(), 2_000, 'a renewal Redis did not confirm does not count');
+
+  // The fence ended the call: its final charge reaches the database, which the node still reaches.
+  const final = usageCharge(userId, 'req_fenced', 40_000);
+  assert.equal(await cutOff.capture(hold, 40_000, final), true);
+  assert.deepEqual((await recordCharges(handle.db, [final])).isNew, [true]);
+  await sleep(2_100);
+  assert.deepEqual(await survivor.heartbeat(), ['node_fenced'], 'the cut-off node is reaped');
+  assert.equal(await survivor.availableMicros(userId), 960_000, 'the freed hold is not spendable twice');
+});

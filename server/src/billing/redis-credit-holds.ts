@@ -6,6 +6,7 @@ import { ServiceUnavailableError } from '../errors/service-unavailable-error.ts'
 import type { BalanceSnapshot } from '../db/ledger.ts';
 import { listBalanceSnapshots } from '../db/users.ts';
 import { chunk } from '../lib/chunk.ts';
+import { settlesWithin } from '../lib/settles-within.ts';
 import { createSingleFlight } from '../lib/single-flight.ts';
 import type { CommittedCharges, CreditHolds } from './credit-holds.ts';
 import { createDeliveryCheckpoints } from './delivery-checkpoints.ts';
@@ -30,6 +31,14 @@ export const defaultLeaseMs = 10_000;
 /** After Redis lost its state, how long new holds wait while live nodes re-post theirs (> one heartbeat). */
 export const defaultRecoveryWindowMs = 3_000;
 const recoveryPollMs = 100;
+/**
+ * A capture, release or written charge waits for Redis as long as the lease is renewed; once no renewal was confirmed
+ * for this long (two heartbeats), it goes on out of sync at the next check (every `redisAnswerCheckMs`) and the next
+ * heartbeat re-posts memory: a Redis that drops packets must not hold a settlement back from the database past the
+ * credit fence's margin (`billing/start-credit-fence.ts`).
+ */
+const leaseLateMs = 2_000;
+const redisAnswerCheckMs = 500;
 
 export type RedisCreditHolds = CreditHolds & {
   /**
@@ -43,6 +52,13 @@ export type RedisCreditHolds = CreditHolds & {
    * whose lease ran out: writes the charges it left, then frees its holds and pending charges. Returns the reaped ids.
    */
   heartbeat: () => Promise<string[]>;
+  /**
+   * When (on `monotonicNowMs`) the newest lease renewal that Redis confirmed was sent: Redis started its TTL no
+   * earlier, so this node's own count never ends later than Redis's (`billing/start-credit-fence.ts`).
+   */
+  leaseRenewedAtMs: () => number;
+  /** The request ids of the calls this node holds credit for (a hold id is `<request id>#<n>`). */
+  openRequestIds: () => string[];
 };
 
 type Outcome = [code: number, amount: number];
@@ -62,6 +78,8 @@ export function createRedisCreditHolds(deps: {
   nodeId: string;
   leaseMs?: number;
   recoveryWindowMs?: number;
+  /** A clock that never jumps (not wall time), for the lease's renewal times; `performance.now` by default. */
+  monotonicNowMs?: () => number;
   /** A release, capture or batch of delivery checkpoints did not reach Redis (the next registration carries it). */
   onError?: (error: unknown) => void;
 }): RedisCreditHolds {
@@ -84,6 +102,9 @@ export function createRedisCreditHolds(deps: {
   let registrations = 0;
   /** A command that moves credit failed on the way: Redis may differ from memory until the next registration. */
   let isOutOfSync = false;
+  const monotonicNowMs = deps.monotonicNowMs ?? (() => performance.now());
+  // Before the first registration is sent, so it errs early.
+  let leaseRenewedAtMs = monotonicNowMs();
   /**
    * Accounts whose committed balance Redis did not take (the apply failed, or found this node reaped): registration
    * re-posts pending amounts from memory, which no longer count those charges, so their balances are re-read then.
@@ -114,6 +135,7 @@ export function createRedisCreditHolds(deps: {
         // every later command runs after it and every earlier one is in the snapshot or was refused.
         generation = current;
         registrations += 1;
+        const sentAtMs = monotonicNowMs();
         const registered = Number(
           await redis.eval(
             registerScript,
@@ -134,6 +156,8 @@ export function createRedisCreditHolds(deps: {
           ),
         );
         if (registered >= 0) {
+          // Registering sets the lease too.
+          leaseRenewedAtMs = sentAtMs;
           isOutOfSync = false;
           deliveries.rewriteAll();
           await reloadUnapplied();
@@ -183,20 +207,30 @@ export function createRedisCreditHolds(deps: {
     if (outcome[0] === -1) await register();
     return [outcome[0], outcome[1], sentAfter];
   };
+  /** Whether Redis answered `command` (or failed it) before the lease went unrenewed for `leaseLateMs`. */
+  const isHeard = async (command: Promise<unknown>): Promise<boolean> => {
+    while (!(await settlesWithin(command, redisAnswerCheckMs))) {
+      if (monotonicNowMs() - leaseRenewedAtMs > leaseLateMs) return false;
+    }
+    return true;
+  };
   /**
    * Tells Redis of a change memory already made. When Redis cannot hear it (unreachable, restarting) the change stands:
    * the next heartbeat re-registers and re-posts memory, so the caller goes on as if Redis had taken it. Throwing here
    * would make the caller believe the change did not happen (a capture never applied, pending forever).
    */
   const tellRedis = async (script: string, keys: string[], args: string[]): Promise<void> => {
-    try {
-      const [code] = await moveCredit(script, keys, args);
-      // Redis no longer had the hold memory had: it lost state under this generation, so this node re-posts.
-      if (code === 0) await register();
-    } catch (error) {
-      isOutOfSync = true;
-      (deps.onError ?? (() => undefined))(error);
-    }
+    const told = (async () => {
+      try {
+        const [code] = await moveCredit(script, keys, args);
+        // Redis no longer had the hold memory had: it lost state under this generation, so this node re-posts.
+        if (code === 0) await register();
+      } catch (error) {
+        isOutOfSync = true;
+        (deps.onError ?? (() => undefined))(error);
+      }
+    })();
+    if (!(await isHeard(told))) isOutOfSync = true;
   };
   const free = async (holdId: string, userId: string): Promise<void> => {
     if (!openHolds.delete(holdId)) return;
@@ -270,10 +304,15 @@ export function createRedisCreditHolds(deps: {
         const args = [String(charge.capturedMicros), ...balance, charge.userId, ...(charge.holdIds ?? [])];
         pipeline.eval(applyScript, keys.length, ...keys, generation, ...args);
       }
-      const results = await pipeline.exec().catch((error: unknown) => {
+      const sent = pipeline.exec().catch((error: unknown) => {
         isOutOfSync = true;
         throw error;
       });
+      if (!(await isHeard(sent))) {
+        isOutOfSync = true;
+        throw new Error('Redis did not answer while the lease went unrenewed; the next heartbeat re-posts memory');
+      }
+      const results = await sent;
       throwFirstError(results);
       perAccount.forEach((charge, index) => {
         if ((results?.[index]?.[1] as Outcome | undefined)?.[0] === 1) unappliedBalances.delete(charge.userId);
@@ -313,8 +352,10 @@ export function createRedisCreditHolds(deps: {
       if (isOutOfSync) await register();
       // Holds only leave memory before Redis hears of it, so Redis holding fewer than memory did means some were lost.
       const known = openHolds.size;
+      const sentAtMs = monotonicNowMs();
       const [renewed, registered] = await moveCredit(renewLeaseScript, [own.lease, own.holds], [String(leaseMs)]);
       if (renewed !== 1) return [];
+      leaseRenewedAtMs = sentAtMs;
       if (registered < known) await register();
       const others = (await redis.smembers(nodesKey)).filter((id) => id !== nodeId);
       const reaped: string[] = [];
@@ -324,6 +365,8 @@ export function createRedisCreditHolds(deps: {
       }
       return reaped;
     },
+    leaseRenewedAtMs: () => leaseRenewedAtMs,
+    openRequestIds: () => [...openHolds.keys()].map((holdId) => holdId.slice(0, holdId.lastIndexOf('#'))),
   };
 }
 

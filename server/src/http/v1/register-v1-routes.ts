@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { OpenCalls } from '../open-calls.ts';
 import { registerChatCompletionRoutes, type ChatCompletionsRouteDeps } from './chat-completions.ts';
 import { registerImageRoutes, type ImagesRouteDeps } from './images.ts';
 import { registerEmbeddingRoutes } from './embeddings.ts';
@@ -7,13 +8,20 @@ import { registerMessagesRoutes } from './messages.ts';
 import { registerModelRoutes, type ModelsRouteDeps } from './models.ts';
 import { registerResponsesRoutes, type ResponsesRouteDeps } from './responses.ts';
 
-export type V1Deps = ModelsRouteDeps & ChatCompletionsRouteDeps & ImagesRouteDeps & ResponsesRouteDeps;
+export type V1Deps = ModelsRouteDeps &
+  ChatCompletionsRouteDeps &
+  ImagesRouteDeps &
+  ResponsesRouteDeps & {
+    /** Tracks the calls in flight so a credit fence can end them (`http/open-calls.ts`). */
+    openCalls?: OpenCalls;
+  };
 
 /**
  * Mounts the `/v1` API. Each route gets an object of exactly the dependencies its type names, built here, never the
  * composition root's whole bag: what a route can reach is what its type says.
  */
 export function registerV1Routes(app: FastifyInstance, deps: V1Deps): void {
+  deps.openCalls?.track(app);
   const caller = {
     apiKeyCache: deps.apiKeyCache,
     clock: deps.clock,
