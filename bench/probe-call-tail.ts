@@ -4,21 +4,26 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { percentile } from './load/percentile.ts';
+import { startPostgresAndRedis } from './start-postgres-and-redis.ts';
 import { benchMetricsToken, startBenchGateway } from './start-bench-gateway.ts';
 import { startNodeProcess } from './start-process.ts';
 
 /**
  * Where the tail of one caller's latency comes from: 10 s of non-streamed calls in a closed loop against the gateway
- * (SQLite) or the raw floor, then the latency percentiles, how many calls were more than 1.5 ms slower than the
+ * (SQLite, or PostgreSQL + Redis with `--postgres`) or the raw floor, then the latency percentiles, how many calls were more than 1.5 ms slower than the
  * median and how far apart they came, the CPU each thread of the system used (from /proc), and the gateway's garbage
  * collections and event-loop delay (from /metrics). Not part of `npm run bench`; docs/benchmarks.md.
  *
- *   npm exec -- node bench/probe-call-tail.ts [--floor] [--pin] [-- <gateway node flags>]
+ *   npm exec -- node bench/probe-call-tail.ts [--floor] [--postgres] [--pin] [-- <gateway node flags>]
  *
  * `--pin` puts the system under test alone on CPU 1 (all its threads) and leaves CPU 0 to the rest.
  */
 const { values, positionals } = parseArgs({
-  options: { floor: { type: 'boolean', default: false }, pin: { type: 'boolean', default: false } },
+  options: {
+    floor: { type: 'boolean', default: false },
+    postgres: { type: 'boolean', default: false },
+    pin: { type: 'boolean', default: false },
+  },
   allowPositionals: true,
 });
 const probeMs = 10_000;
@@ -29,7 +34,21 @@ const mock = await startNodeProcess({ args: [path.join(import.meta.dirname, 'pro
 const floor = await startNodeProcess({
   args: [path.join(import.meta.dirname, 'processes/floor-proxy.ts'), mock.url, 'mock-model'],
 });
-const gateway = await startBenchGateway({ upstreamUrl: mock.url, nodeArgs: positionals });
+const services = values.postgres
+  ? await startPostgresAndRedis({
+      postgresUrl: process.env['BENCH_POSTGRES_URL'],
+      redisUrl: process.env['BENCH_REDIS_URL'],
+    })
+  : undefined;
+if (services && !services.isAvailable) throw new Error(`PostgreSQL + Redis: ${services.reason}`);
+const database = services?.isAvailable
+  ? { databaseUrl: await services.newDatabase(), redisUrl: services.redisUrl }
+  : undefined;
+const gateway = await startBenchGateway({
+  upstreamUrl: mock.url,
+  nodeArgs: positionals,
+  ...(database ? { database } : {}),
+});
 const subject = values.floor ? floor : gateway;
 if (values.pin) {
   execFileSync('taskset', ['-a', '-pc', '1', String(subject.pid)]);
@@ -61,12 +80,15 @@ try {
   await gateway.close();
   await floor.stop();
   await mock.stop();
+  if (services?.isAvailable) await services.stop();
 }
 
 function report(samples: readonly { atMs: number; latencyMs: number }[]): void {
   const sorted = samples.map((sample) => sample.latencyMs);
   const at = (p: number) => percentile(sorted, p).toFixed(3);
-  console.log(`${values.floor ? 'raw floor' : 'gateway (SQLite)'}: ${sorted.length} calls in ${probeMs / 1000} s`);
+  console.log(
+    `${values.floor ? 'raw floor' : values.postgres ? 'gateway (PostgreSQL + Redis)' : 'gateway (SQLite)'}: ${sorted.length} calls in ${probeMs / 1000} s`,
+  );
   console.log(`latency ms: p50 ${at(50)}  p90 ${at(90)}  p99 ${at(99)}  p99.9 ${at(99.9)}`);
   const slowFromMs = percentile(sorted, 50) + slowMarginMs;
   const slow = samples.filter((sample) => sample.latencyMs > slowFromMs);

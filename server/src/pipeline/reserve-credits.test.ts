@@ -181,6 +181,59 @@ describe('reserving credits', () => {
     assert.equal(holds.heldMicros(), heldBefore * 2, 'the refused call holds nothing');
   });
 
+  test('a 402 gives back the tokens taken beside its hold', async () => {
+    const remainingAfterOneCall = async (refusedFirst: boolean) => {
+      const limited = deps(createHolds(1_000_000), 3_100);
+      if (refusedFirst) {
+        await assert.rejects(
+          reserveCredits(
+            { ...limited, creditHolds: createHolds(cost(1_004, 0)).creditHolds },
+            {
+              caller: caller(),
+              model,
+              size,
+              holdId: 'h0',
+            },
+          ),
+          (error: unknown) => error instanceof InsufficientCreditsError,
+        );
+      }
+      const served = await reserveCredits(limited, { caller: caller(), model, size, holdId: 'h1' });
+      return served.rateLimitHeaders['x-ratelimit-remaining-tokens'];
+    };
+    assert.equal(await remainingAfterOneCall(true), await remainingAfterOneCall(false));
+  });
+
+  test('a balance that lowers the output limit gives back the tokens of the output it cannot pay for', async () => {
+    const remainingAfterTwoCalls = async (first: { balanceMicros: number; requestedMaxOutputTokens: number }) => {
+      const rateLimiter = createMemoryRateLimiter({ nowMs: () => 1_000_000 });
+      const lowered = await reserveCredits(
+        { ...deps(createHolds(first.balanceMicros), 3_100), rateLimiter },
+        {
+          caller: caller(),
+          model,
+          size: { ...size, requestedMaxOutputTokens: first.requestedMaxOutputTokens },
+          holdId: 'h1',
+        },
+      );
+      assert.equal(lowered.maxOutputTokens, 300);
+      assert.equal(lowered.takenTokens?.tokens, 1_004 + 300);
+      await new Promise((resolve) => setImmediate(resolve));
+      const next = await reserveCredits(
+        { ...deps(createHolds(1_000_000), 3_100), rateLimiter },
+        { caller: caller(), model, size, holdId: 'h2' },
+      );
+      return next.rateLimitHeaders['x-ratelimit-remaining-tokens'];
+    };
+    const lowered = Number(
+      await remainingAfterTwoCalls({ balanceMicros: cost(4_008, 300), requestedMaxOutputTokens: 500 }),
+    );
+    const asked300 = Number(await remainingAfterTwoCalls({ balanceMicros: 1_000_000, requestedMaxOutputTokens: 300 }));
+    // GCRA's interval per token (60 s / 3,100) rounds a take and a later give-back differently by up to one token;
+    // without the give-back the lowered call would leave 200 tokens fewer.
+    assert.ok(Math.abs(lowered - asked300) <= 1, `${lowered} tokens left against ${asked300}`);
+  });
+
   test('calls in flight share a key’s spend cap: together they never hold more than it leaves', async () => {
     const holds = createHolds(1_000_000);
     const capped = deps(holds);

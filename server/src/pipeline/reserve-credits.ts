@@ -69,8 +69,11 @@ export type RequestSize = InputSize & {
 /**
  * Holds the worst-case cost of the call: an upper bound of its input plus every choice's maximum output. When the
  * balance cannot cover that, the output limit is lowered to what it affords; only when not even the likely input
- * (plus one output token per choice) is affordable is the call refused with 402. Then takes the call's estimated
- * tokens (likely input plus the output limit of every choice) from its tokens-per-minute budgets: 429 when over.
+ * (plus one output token per choice) is affordable is the call refused with 402. In the same turn (with Redis, the
+ * same round trip) takes the call's estimated tokens (likely input plus the output limit of every choice the token
+ * budgets admit) from its tokens-per-minute budgets: 429 when over. A 402 wins over a 429 and gives the tokens back;
+ * a 429 gives the hold back. When the balance lowered the output limit, the tokens it no longer needs are given back
+ * at once, so the budgets count what they counted when the tokens were taken after the hold.
  */
 export async function reserveCredits(
   deps: ReserveCreditsDeps,
@@ -82,12 +85,20 @@ export async function reserveCredits(
   const tokenLimits = findTokenLimits(deps, caller);
   const requested = Math.min(size.requestedMaxOutputTokens ?? model.maxOutputTokens, model.maxOutputTokens);
   const admissible = fitOutputToTokenLimits({ requested, estimate, choiceCount, limits: tokenLimits });
-  const { hold, spendCapShare, budgetShare } = await holdCredits(deps, {
-    ...input,
-    estimate,
-    choiceCount,
-    maxOutputTokensPerChoice: admissible,
-  });
+  const tokensFor = (maxOutputTokens: number) => estimate.likelyTokens + maxOutputTokens * choiceCount;
+  const [held, tokens] = await Promise.allSettled([
+    holdCredits(deps, { ...input, estimate, choiceCount, maxOutputTokensPerChoice: admissible }),
+    tokenLimits.length === 0 ? undefined : takeTokens(deps, { limits: tokenLimits, tokens: tokensFor(admissible) }),
+  ]);
+  if (held.status === 'rejected') {
+    if (tokens.status === 'fulfilled' && tokens.value) await settleTokens(deps, tokens.value.taken, 0);
+    throw held.reason;
+  }
+  const { hold, spendCapShare, budgetShare } = held.value;
+  if (tokens.status === 'rejected') {
+    await giveBackHeld(deps, { hold, spendCapShare, budgetShare });
+    throw tokens.reason;
+  }
   const maxOutputTokens = Math.min(
     admissible,
     affordableOutputTokensPerChoice(model, { heldMicros: hold.heldMicros, input: estimate, choiceCount }),
@@ -99,21 +110,25 @@ export async function reserveCredits(
     maxOutputTokens,
     isOutputLimitLowered: maxOutputTokens < requested,
   };
-  if (tokenLimits.length === 0) return { ...reservation, takenTokens: undefined, rateLimitHeaders: {} };
-  try {
-    const { taken, headers } = await takeTokens(deps, {
-      limits: tokenLimits,
-      tokens: estimate.likelyTokens + maxOutputTokens * choiceCount,
-    });
-    return { ...reservation, takenTokens: taken, rateLimitHeaders: headers };
-  } catch (error) {
-    await deps.creditHolds.release(hold);
-    if (spendCapShare) {
-      deps.spendCapHolds.finish({ keyId: spendCapShare.keyId, shareMicros: spendCapShare.micros, chargedMicros: 0 });
-    }
-    if (budgetShare) await deps.spendBudgets.finish({ share: budgetShare, chargedMicros: 0 });
-    throw error;
+  if (!tokens.value) return { ...reservation, takenTokens: undefined, rateLimitHeaders: {} };
+  const { taken, headers } = tokens.value;
+  if (maxOutputTokens === admissible) return { ...reservation, takenTokens: taken, rateLimitHeaders: headers };
+  // Not awaited, like the correction after the call: it only paces later calls, which are sent after it.
+  void settleTokens(deps, taken, tokensFor(maxOutputTokens)).catch(() => undefined);
+  return { ...reservation, takenTokens: { ...taken, tokens: tokensFor(maxOutputTokens) }, rateLimitHeaders: headers };
+}
+
+/** A hold refused its call's tokens: the hold, the spend cap share and the budget share go back. */
+async function giveBackHeld(
+  deps: Pick<ReserveCreditsDeps, 'creditHolds' | 'spendCapHolds' | 'spendBudgets'>,
+  held: Pick<Reservation, 'hold' | 'spendCapShare' | 'budgetShare'>,
+): Promise<void> {
+  await deps.creditHolds.release(held.hold);
+  const { spendCapShare, budgetShare } = held;
+  if (spendCapShare) {
+    deps.spendCapHolds.finish({ keyId: spendCapShare.keyId, shareMicros: spendCapShare.micros, chargedMicros: 0 });
   }
+  if (budgetShare) await deps.spendBudgets.finish({ share: budgetShare, chargedMicros: 0 });
 }
 
 /**

@@ -3,8 +3,8 @@ import type { RateLimiter } from '../../limits/rate-limiter.ts';
 import type { ChatChunk, ChatCompletion } from '../../openai-api/chat-completion.ts';
 import { authenticate, type AuthenticateDeps, type Caller } from '../../pipeline/authenticate.ts';
 import type { ChatSink } from '../../pipeline/chat-sink.ts';
-import { checkRateLimit } from '../../pipeline/check-rate-limit.ts';
-import { takeCallSlot, type TakeCallSlotDeps } from '../../pipeline/take-call-slot.ts';
+import { admitCall } from '../../pipeline/admit-call.ts';
+import type { TakeCallSlotDeps } from '../../pipeline/take-call-slot.ts';
 import { runChatCompletion, type ChatCompletionDeps } from '../../pipeline/run-chat-completion.ts';
 import { readAuthHeaders } from '../read-auth-headers.ts';
 import { answerFailedCall } from './answer-failed-call.ts';
@@ -24,8 +24,11 @@ export type ChatCompletionsRouteDeps = AuthenticateDeps &
 export function registerChatCompletionRoutes(app: FastifyInstance, deps: ChatCompletionsRouteDeps): void {
   app.post('/v1/chat/completions', async (request, reply) => {
     const caller = await authenticate(deps, readAuthHeaders(request));
-    reply.headers(await checkRateLimit(deps, caller));
-    await using _slot = await takeCallSlot(deps, { caller, requestId: request.id });
+    await using _slot = await admitCall(deps, {
+      caller,
+      requestId: request.id,
+      setHeaders: (headers) => void reply.headers(headers),
+    });
     const sink = createHttpChatSink({ request, reply, caller, keepAliveIntervalMs: deps.keepAliveIntervalMs });
     try {
       await runChatCompletion(deps, { caller, body: request.body, requestId: request.id, sink: sink.sink });

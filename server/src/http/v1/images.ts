@@ -3,8 +3,8 @@ import type { RateLimiter } from '../../limits/rate-limiter.ts';
 import type { AccountTerms } from '../../accounts/account-terms.ts';
 import { runImageGeneration, type ImageGenerationDeps } from '../../images/run-image-generation.ts';
 import { authenticate, type AuthenticateDeps } from '../../pipeline/authenticate.ts';
-import { checkRateLimit } from '../../pipeline/check-rate-limit.ts';
-import { takeCallSlot, type TakeCallSlotDeps } from '../../pipeline/take-call-slot.ts';
+import { admitCall } from '../../pipeline/admit-call.ts';
+import type { TakeCallSlotDeps } from '../../pipeline/take-call-slot.ts';
 import { gatewayRouteHeader } from '../gateway-route-header.ts';
 import { readAuthHeaders } from '../read-auth-headers.ts';
 
@@ -19,8 +19,11 @@ export type ImagesRouteDeps = AuthenticateDeps &
 export function registerImageRoutes(app: FastifyInstance, deps: ImagesRouteDeps): void {
   app.post('/v1/images/generations', async (request, reply) => {
     const caller = await authenticate(deps, readAuthHeaders(request));
-    reply.headers(await checkRateLimit(deps, caller));
-    await using _slot = await takeCallSlot(deps, { caller, requestId: request.id });
+    await using _slot = await admitCall(deps, {
+      caller,
+      requestId: request.id,
+      setHeaders: (headers) => void reply.headers(headers),
+    });
     const controller = new AbortController();
     reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the connection.'));

@@ -16,8 +16,7 @@ import type { ChatRequest } from '../../openai-api/chat-request.ts';
 import { parseWireRequest } from '../../openai-api/parse-request.ts';
 import { authenticate, type Caller } from '../../pipeline/authenticate.ts';
 import type { ChatSink } from '../../pipeline/chat-sink.ts';
-import { checkRateLimit } from '../../pipeline/check-rate-limit.ts';
-import { takeCallSlot } from '../../pipeline/take-call-slot.ts';
+import { admitCall } from '../../pipeline/admit-call.ts';
 import { measureChatRequest } from '../../pipeline/measure-chat-request.ts';
 import { runChatCompletion } from '../../pipeline/run-chat-completion.ts';
 import { readAuthHeaders } from '../read-auth-headers.ts';
@@ -48,8 +47,11 @@ export function registerMessagesRoutes(
     });
     scope.post('/v1/messages', async (request, reply) => {
       const caller = await authenticate(deps, readAuthHeaders(request));
-      reply.headers(await checkRateLimit(deps, caller));
-      await using _slot = await takeCallSlot(deps, { caller, requestId: request.id });
+      await using _slot = await admitCall(deps, {
+        caller,
+        requestId: request.id,
+        setHeaders: (headers) => void reply.headers(headers),
+      });
       checkBetaHeader(request.headers['anthropic-beta']);
       const messagesRequest = parseWireRequest(messagesRequestSchema, request.body);
       const chatRequest = convertMessagesRequest(messagesRequest);

@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../errors/not-found-error.ts';
 import type { RateLimiter } from '../../limits/rate-limiter.ts';
 import { authenticate, type AuthenticateDeps, type Caller } from '../../pipeline/authenticate.ts';
-import { checkRateLimit } from '../../pipeline/check-rate-limit.ts';
-import { takeCallSlot, type TakeCallSlotDeps } from '../../pipeline/take-call-slot.ts';
+import { admitCall } from '../../pipeline/admit-call.ts';
+import type { TakeCallSlotDeps } from '../../pipeline/take-call-slot.ts';
 import type { ResponseObject } from '../../responses/response-object.ts';
 import type { ResponseSink } from '../../responses/response-sink.ts';
 import { runResponse, type ResponseDeps } from '../../responses/run-response.ts';
@@ -27,8 +27,11 @@ export type ResponsesRouteDeps = AuthenticateDeps &
 export function registerResponsesRoutes(app: FastifyInstance, deps: ResponsesRouteDeps): void {
   app.post('/v1/responses', async (request, reply) => {
     const caller = await authenticate(deps, readAuthHeaders(request));
-    reply.headers(await checkRateLimit(deps, caller));
-    await using _slot = await takeCallSlot(deps, { caller, requestId: request.id });
+    await using _slot = await admitCall(deps, {
+      caller,
+      requestId: request.id,
+      setHeaders: (headers) => void reply.headers(headers),
+    });
     const http = createHttpResponseSink({ request, reply, caller, keepAliveIntervalMs: deps.keepAliveIntervalMs });
     try {
       await runResponse(deps, { caller, body: request.body, requestId: request.id, sink: http.sink });
