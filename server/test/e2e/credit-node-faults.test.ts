@@ -102,7 +102,14 @@ async function setUp(balanceUsd: string) {
   return { db: handle.db, key, userId: user.id, startNode, restartRedis, redisPort };
 }
 
-type StreamResult = { requestId: string | undefined; text: string; costUsd: number | undefined };
+type StreamResult = {
+  requestId: string | undefined;
+  text: string;
+  costUsd: number | undefined;
+  /** When the first and the last piece of the answer reached the client (`performance.now()`). */
+  firstDataMs: number | undefined;
+  lastDataMs: number | undefined;
+};
 
 /** A long streamed answer (the sandbox sends a word every 15 ms); `onData` sees the text as it arrives. */
 async function stream(
@@ -111,6 +118,13 @@ async function stream(
   words: number,
   onData: () => void = () => undefined,
 ): Promise<StreamResult> {
+  let firstDataMs: number | undefined;
+  let lastDataMs: number | undefined;
+  const onPiece = () => {
+    lastDataMs = performance.now();
+    firstDataMs ??= lastDataMs;
+    onData();
+  };
   try {
     const response = await fetch(`${url}/v1/chat/completions`, {
       method: 'POST',
@@ -123,12 +137,12 @@ async function stream(
         messages: [{ role: 'user', content: `Tell a long story [sim:words=${words}]` }],
       }),
     });
-    const text = await readStream(response, onData);
+    const text = await readStream(response, onPiece);
     const requestId = /"id":"chatcmpl-([^"]+)"/.exec(text)?.[1];
     const cost = /"cost":([0-9.e-]+)/.exec(text)?.[1];
-    return { requestId, text, costUsd: cost === undefined ? undefined : Number(cost) };
+    return { requestId, text, costUsd: cost === undefined ? undefined : Number(cost), firstDataMs, lastDataMs };
   } catch {
-    return { requestId: undefined, text: '', costUsd: undefined };
+    return { requestId: undefined, text: '', costUsd: undefined, firstDataMs, lastDataMs };
   }
 }
 
@@ -166,7 +180,7 @@ test('kill -9 mid-stream: a node on a fresh folder bills what the streams delive
     )
     .execute();
   assert.equal(records.length, 8, 'every cut stream has its usage record, written by the replacement node');
-  const receivedTokens = cut.map((result) => Math.ceil(Buffer.byteLength(deltaText(result.text)) / 4));
+  const receivedTokens = cut.map(receivedOutputTokens);
   const billedTokens = records.map((record) => record.output_tokens);
   for (const record of records) {
     assert.equal(record.status, 'interrupted');
@@ -176,7 +190,7 @@ test('kill -9 mid-stream: a node on a fresh folder bills what the streams delive
   const received = receivedTokens.reduce((sum, tokens) => sum + tokens, 0);
   const billed = billedTokens.reduce((sum, tokens) => sum + tokens, 0);
   console.log(`kill -9: 8 streams, ${received} output tokens received by clients, ${billed} billed from checkpoints`);
-  assert.ok(billed >= received * 0.7, `billed ${billed} of ${received} delivered tokens`);
+  assertUnbilledWithinCheckpointBound(cut, records);
   const ledgerMicros = await sumLedgerAccount(db, userLedgerAccount(userId));
   const charged = records.reduce((sum, record) => sum + record.cost_micros, 0);
   assert.equal(5_000_000 - ledgerMicros, charged, 'the ledger debited exactly the checkpointed charges');
@@ -230,6 +244,38 @@ async function accountKey(redis: Redis, userId: string): Promise<string> {
   return key;
 }
 
+/** A stream's output as the gateway's size estimate counts it (a token per 4 bytes of answer text). */
+function receivedOutputTokens(result: StreamResult): number {
+  return Math.ceil(Buffer.byteLength(deltaText(result.text)) / 4);
+}
+
+/**
+ * The documented bound (docs/billing.md): a crash leaves unbilled at most what a stream delivered since its last
+ * checkpoint, written every 250 ms. Checked per stream against that stream's own pace as its client saw it, with
+ * another 250 ms for a checkpoint timer that runs late on a loaded 2-core machine (the whole test suite runs beside
+ * this), and one chunk's worth for the piece in flight at the kill.
+ */
+function assertUnbilledWithinCheckpointBound(
+  cut: readonly StreamResult[],
+  records: readonly { request_id: string; output_tokens: number }[],
+): void {
+  const checkpointIntervalMs = 250;
+  const lateTimerMs = 250;
+  for (const result of cut) {
+    const record = records.find((row) => row.request_id === result.requestId);
+    assert.ok(record && result.firstDataMs !== undefined && result.lastDataMs !== undefined);
+    const received = receivedOutputTokens(result);
+    const durationMs = Math.max(result.lastDataMs - result.firstDataMs, 1);
+    const tokensPerMs = received / durationMs;
+    const allowed = Math.ceil(tokensPerMs * (checkpointIntervalMs + lateTimerMs)) + 2;
+    assert.ok(
+      received - record.output_tokens <= allowed,
+      `stream ${result.requestId}: ${received} tokens received over ${durationMs.toFixed(0)} ms, ` +
+        `${record.output_tokens} billed; at most ${allowed} may go unbilled`,
+    );
+  }
+}
+
 /** The answer text of a stream's chunks, as the client received it. */
 function deltaText(streamText: string): string {
   let text = '';
@@ -275,9 +321,9 @@ test('one node on SQLite without Redis, kill -9 mid-stream: its restart bills wh
     .execute();
   assert.equal(records.length, 4, 'every cut stream is billed once, at the restart');
   assert.ok(records.every((record) => record.error_code === 'gateway_node_lost' && record.output_tokens > 0));
-  const received = cut.reduce((sum, result) => sum + Math.ceil(Buffer.byteLength(deltaText(result.text)) / 4), 0);
+  const received = cut.reduce((sum, result) => sum + receivedOutputTokens(result), 0);
   const billed = records.reduce((sum, record) => sum + record.output_tokens, 0);
   console.log(`kill -9 of a single node: ${received} output tokens received, ${billed} billed at the restart`);
-  assert.ok(billed >= received * 0.7, `billed ${billed} of ${received} delivered tokens`);
+  assertUnbilledWithinCheckpointBound(cut, records);
   await assertLedgerBalanced(handle.db);
 });
