@@ -14,6 +14,7 @@ import { assertLedgerBalanced } from '../support/assert-ledger-balanced.ts';
 import { readStream, spawnGateway, waitForListening, type GatewayProcess } from '../support/gateway-process.ts';
 import { runCli } from '../support/run-cli.ts';
 import { createTestDatabase } from '../support/test-databases.ts';
+import { setUpSingleSqliteNode } from '../support/single-sqlite-node.ts';
 
 /**
  * Faults that separate OS processes make real: a gateway node killed with `kill -9` mid-stream and replaced by a node
@@ -284,23 +285,11 @@ function deltaText(streamText: string): string {
 }
 
 test('one node on SQLite without Redis, kill -9 mid-stream: its restart bills what the streams delivered', async () => {
-  const database = await createTestDatabase('sqlite');
-  cleanups.push(database.drop);
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'credit-fault-single-'));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const environment = { ...database.environment, DATA_DIR: dataDir };
-  const config = parseConfig(environment);
-  const args = ['user', 'create', '--email', 's@example.com', '--password', 'long enough password'];
-  assert.equal((await runCli(config, [...args, '--balance-usd', '5'])).exitCode, 0);
-  const key = /sk-[A-Za-z0-9_-]+/.exec(
-    (await runCli(config, ['key', 'create', '--email', 's@example.com'])).stdout,
-  )?.[0];
-  assert.ok(key);
-  const start = async () => {
-    const gateway = spawnGateway({ ...environment, PORT: '0', SANDBOX: 'on', LOG_LEVEL: 'info' });
-    cleanups.push(() => stopProcess(gateway.child, 'SIGKILL'));
-    return { gateway, url: await waitForListening(gateway) };
-  };
+  const { config, key, start } = await setUpSingleSqliteNode({
+    email: 's@example.com',
+    folderPrefix: 'credit-fault-single-',
+    cleanups,
+  });
   const first = await start();
   let started = 0;
   const streams = Array.from({ length: 4 }, () => stream(first.url, key, 600, () => void (started += 1)));

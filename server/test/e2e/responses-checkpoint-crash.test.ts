@@ -1,16 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, test } from 'node:test';
-import { parseConfig } from '../../src/config/config.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { sumLedgerAccount, userLedgerAccount } from '../../src/db/ledger.ts';
 import { assertLedgerBalanced } from '../support/assert-ledger-balanced.ts';
-import { readStream, spawnGateway, waitForListening } from '../support/gateway-process.ts';
-import { runCli } from '../support/run-cli.ts';
-import { createTestDatabase } from '../support/test-databases.ts';
+import { readStream } from '../support/gateway-process.ts';
+import { setUpSingleSqliteNode } from '../support/single-sqlite-node.ts';
 
 /**
  * Issue 19: `/v1/responses` streams checkpoint what they delivered, web-search rounds included, so a gateway killed
@@ -49,26 +44,11 @@ function deliveredText(streamText: string): string {
 }
 
 test('kill -9 mid /v1/responses stream (after a web search round): the restart bills what was delivered, once', async () => {
-  const database = await createTestDatabase('sqlite');
-  cleanups.push(database.drop);
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'responses-crash-'));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const environment = { ...database.environment, DATA_DIR: dataDir };
-  const config = parseConfig(environment);
-  const args = ['user', 'create', '--email', 'r@example.com', '--password', 'long enough password'];
-  assert.equal((await runCli(config, [...args, '--balance-usd', '5'])).exitCode, 0);
-  const key = /sk-[A-Za-z0-9_-]+/.exec(
-    (await runCli(config, ['key', 'create', '--email', 'r@example.com'])).stdout,
-  )?.[0];
-  assert.ok(key);
-  const start = async () => {
-    const gateway = spawnGateway({ ...environment, PORT: '0', SANDBOX: 'on', LOG_LEVEL: 'info' });
-    cleanups.push(async () => {
-      if (gateway.child.exitCode === null && gateway.child.signalCode === null) gateway.child.kill('SIGKILL');
-      await gateway.exited;
-    });
-    return { gateway, url: await waitForListening(gateway) };
-  };
+  const { config, key, start } = await setUpSingleSqliteNode({
+    email: 'r@example.com',
+    folderPrefix: 'responses-crash-',
+    cleanups,
+  });
   const first = await start();
   // What each client has received so far, as it arrives.
   const texts: string[] = ['', '', ''];
