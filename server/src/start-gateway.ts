@@ -107,18 +107,19 @@ export async function startGateway(config: Config, logger: Logger): Promise<Runn
       (running) => running.stop(),
     );
     let isShuttingDown = false;
-    const openCalls = createOpenCalls();
+    const { leaseRenewedAtMs, openRequestIds } = storage.creditHolds;
+    // Only a node whose holds carry a lease (shared holds in Redis) can be fenced, so only it tracks its open calls.
+    const openCalls = leaseRenewedAtMs && openRequestIds ? createOpenCalls() : undefined;
     const deps = {
       ...composeAppDeps(
         { config, logger, storage, caches, upstreams: { ...upstreams, ...alerting }, metrics, payments, accountMail },
         () => isShuttingDown,
       ),
-      openCalls,
+      ...(openCalls ? { openCalls } : {}),
     };
     startModelSyncSchedule(stack, { logger, deps });
     const app = await startApp(stack, { config, deps, onClosing: () => (isShuttingDown = true) });
-    const { leaseRenewedAtMs, openRequestIds } = storage.creditHolds;
-    if (leaseRenewedAtMs && openRequestIds) {
+    if (openCalls && leaseRenewedAtMs && openRequestIds) {
       const cutOpenCalls = () => openCalls.cut(openRequestIds());
       const fence = { leaseRenewedAtMs, leaseMs: defaultLeaseMs, cutOpenCalls };
       stack.adopt(startNodeCreditFence({ ...fence, registry: metrics.registry, logger }), (f) => f.stop());
