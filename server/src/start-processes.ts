@@ -97,7 +97,7 @@ function trackServing(slots: ReadonlyMap<Worker, number>, processes: number) {
   const broadcast = () => {
     const up = [...serving].map((worker) => slots.get(worker) ?? -1).filter((slot) => slot >= 0);
     const message: ProcessMessage = { type: 'gateway:processes', up: up.sort((a, b) => a - b), processes };
-    for (const worker of slots.keys()) if (worker.isConnected()) worker.send(message);
+    for (const worker of slots.keys()) sendTo(worker, message);
   };
   return {
     add: (worker: Worker) => {
@@ -113,7 +113,16 @@ function trackServing(slots: ReadonlyMap<Worker, number>, processes: number) {
 async function answerMetricsAsk(worker: Worker, id: number, metrics: GatewayMetrics): Promise<void> {
   const text = await metrics.read().catch(() => undefined);
   const answer: ProcessMessage = { type: 'gateway:metrics-answer', id, text };
-  if (worker.isConnected()) worker.send(answer);
+  sendTo(worker, answer);
+}
+
+/**
+ * A worker that is exiting may still look connected while its channel is already closed (on shutdown every worker
+ * exits at once, and each exit is broadcast to the rest). With a callback, a failed send is passed to it instead of
+ * being raised as an 'error' event that would stop the launcher; the process's exit is handled where it is reported.
+ */
+function sendTo(worker: Worker, message: ProcessMessage): void {
+  if (worker.isConnected()) worker.send(message, () => undefined);
 }
 
 /** `METRICS_LISTEN`, bound once by the primary for the whole gateway; the process exits 1 when it cannot bind. */

@@ -1,3 +1,4 @@
+import { createSerialReload } from '../lib/serial-reload.ts';
 import type { CatalogModel } from '../catalog/price-list.ts';
 import { listAccountModelPrices, listAccountTerms } from '../db/account-terms.ts';
 import type { Database } from '../db/database.ts';
@@ -78,9 +79,9 @@ export async function loadAccountTerms(deps: {
         requestsPerMinute: snapshot.requestsPerMinute.get(userId),
         tokensPerMinute: snapshot.tokensPerMinute.get(userId),
       }),
-    reload: async () => {
+    reload: createSerialReload(async () => {
       snapshot = await readSnapshot(deps);
-    },
+    }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { createSerialReload } from '../lib/serial-reload.ts';
 import { hashApiKey } from './api-key-secret.ts';
 import { findActiveApiKeyByHash, listActiveApiKeys, sumKeySpendSince, type ApiKeyWithOwner } from '../db/api-keys.ts';
 import type { Database } from '../db/database.ts';
@@ -49,12 +50,12 @@ export async function loadApiKeyCache(db: Database, clock: Pick<Clock, 'nowMs'> 
   let byHash = new Map<string, CachedApiKey>();
   const misses = new Map<string, number>();
   const lookUpOnce = createSingleFlight<CachedApiKey | undefined>();
-  const reload = async () => {
+  const reload = createSerialReload(async () => {
     const rows = await listActiveApiKeys(db);
     const spend = await loadPeriodSpend(db, rows, clock.nowMs());
     byHash = new Map(rows.map((row) => [row.key_hash, toCachedApiKey(row, spend(row.id))]));
     misses.clear();
-  };
+  });
   const lookUp = async (keyHash: string): Promise<CachedApiKey | undefined> => {
     const row = await findActiveApiKeyByHash(db, keyHash);
     if (!row) {

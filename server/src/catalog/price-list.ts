@@ -1,3 +1,4 @@
+import { createSerialReload } from '../lib/serial-reload.ts';
 import type { Database } from '../db/database.ts';
 import { listModels } from '../db/models.ts';
 import type { ModelRow } from '../db/schema.ts';
@@ -58,7 +59,7 @@ export async function loadPriceList(db: Database): Promise<PriceList> {
   let byId = new Map<string, CatalogModel>();
   let ordered: readonly CatalogModel[] = [];
   let retired = new Map<string, RetiredModel>();
-  const reload = async () => {
+  const reload = createSerialReload(async () => {
     const rows = await listModels(db);
     const models = rows.filter((row) => row.enabled === 1 && row.retired_at === null).map(toCatalogModel);
     byId = new Map(models.map((model) => [model.id, model]));
@@ -68,7 +69,7 @@ export async function loadPriceList(db: Database): Promise<PriceList> {
         .filter((row) => row.retired_at !== null)
         .map((row) => [row.id, { id: row.id, successorId: row.successor_id }]),
     );
-  };
+  });
   await reload();
   return {
     find: (modelId) => byId.get(modelId),

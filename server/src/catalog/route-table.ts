@@ -1,3 +1,4 @@
+import { createSerialReload } from '../lib/serial-reload.ts';
 import type { Config } from '../config/config.ts';
 import type { SeedModel } from '../config/seed-catalog.ts';
 import type { Database } from '../db/database.ts';
@@ -86,7 +87,7 @@ export async function loadRouteTable(deps: RouteTableDeps): Promise<RouteTable> 
       return undefined;
     }
   };
-  const reload = async () => {
+  const reload = createSerialReload(async () => {
     const next = new Map<string, Route[]>();
     const disabledIds = new Set(await listDisabledImplicitRouteIds(deps.db));
     const nextDisabled: Route[] = [];
@@ -117,7 +118,7 @@ export async function loadRouteTable(deps: RouteTableDeps): Promise<RouteTable> 
     for (const routes of next.values()) routes.sort((left, right) => left.priority - right.priority);
     byModel = next;
     disabledImplicit = nextDisabled;
-  };
+  });
   await reload();
   return {
     routesFor: (modelId) => byModel.get(modelId) ?? [],

@@ -1,3 +1,4 @@
+import { createSerialReload } from '../lib/serial-reload.ts';
 import type { Database } from '../db/database.ts';
 import { listImagePriceTiers } from '../db/image-price-tiers.ts';
 
@@ -13,7 +14,7 @@ export type ImagePriceTiers = {
 
 export async function loadImagePriceTiers(db: Database): Promise<ImagePriceTiers> {
   let byModel = new Map<string, ImagePriceTier[]>();
-  const reload = async () => {
+  const reload = createSerialReload(async () => {
     const next = new Map<string, ImagePriceTier[]>();
     for (const row of await listImagePriceTiers(db)) {
       const tier: ImagePriceTier = {
@@ -24,7 +25,7 @@ export async function loadImagePriceTiers(db: Database): Promise<ImagePriceTiers
       next.set(row.model_id, [...(next.get(row.model_id) ?? []), tier]);
     }
     byModel = next;
-  };
+  });
   await reload();
   return { tiersFor: (modelId) => byModel.get(modelId) ?? [], reload };
 }
