@@ -5,8 +5,13 @@ import path from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import type { ChargeWriter } from '../db/charge-writer.ts';
 import type { Database } from '../db/database.ts';
-import { readUnappliedCharges, type JournaledCharge } from '../db/settlement-journal.ts';
-import type { CommittedCharges, CreditHold } from './credit-holds.ts';
+import { createTestDatabase } from '../../test/support/test-databases.ts';
+import { openDatabase } from '../db/database.ts';
+import { postLedgerTransaction, userLedgerAccount } from '../db/ledger.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { readUnappliedCharges, type JournaledCharge, type SettlementJournal } from '../db/settlement-journal.ts';
+import { insertUser, listBalanceSnapshots } from '../db/users.ts';
+import { createMemoryCreditHolds, type CommittedCharges, type CreditHold } from './credit-holds.ts';
 import { createSettlementWriter } from './settlement-writer.ts';
 
 let directory: string;
@@ -170,4 +175,136 @@ test('the charges settled in one turn are each journaled (durable) when their su
   await settlements.close();
   assert.deepEqual(written, [requestIds], 'and they were written to the database as one group');
   assert.deepEqual(readUnappliedCharges(directory).charges, []);
+});
+
+/** A single-node account of 1,000 micro-USD in a real SQLite database, its credit held in memory. */
+async function openAccount() {
+  const testDatabase = await createTestDatabase('sqlite');
+  const handle = openDatabase(testDatabase.config);
+  await migrateToLatest(handle.db);
+  await insertUser(handle.db, {
+    id: 'usr_1',
+    email: 'u1@example.com',
+    password_hash: 'x',
+    role: 'user',
+    created_at: 1,
+  });
+  await postLedgerTransaction(handle.db, {
+    id: 'ltx_welcome',
+    idempotencyKey: 'welcome:usr_1',
+    kind: 'welcome',
+    reason: 'test',
+    createdAt: 1,
+    entries: [
+      { account: userLedgerAccount('usr_1'), amountMicros: 1_000 },
+      { account: 'system:welcome', amountMicros: -1_000 },
+    ],
+  });
+  const holds = createMemoryCreditHolds({ db: handle.db });
+  let captures = 0;
+  const creditHolds = {
+    ...holds,
+    capture: (...args: Parameters<typeof holds.capture>) => {
+      captures += 1;
+      return holds.capture(...args);
+    },
+  };
+  const close = async () => {
+    await handle.close().catch(() => undefined);
+    await testDatabase.drop();
+  };
+  return { handle, holds, creditHolds, captures: () => captures, close };
+}
+
+/** A journal on a full disk: every write fails, as `writeSync` does with ENOSPC. */
+function fullDiskJournal(): SettlementJournal {
+  return {
+    append: () => assert.fail('the writer appends in groups'),
+    appendMany: () => {
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    },
+    markApplied: () => undefined,
+    close: () => undefined,
+  };
+}
+
+test('a full disk: the charge, its capture already sent, is written to the database before submit returns, once', async () => {
+  const account = await openAccount();
+  const errors: unknown[] = [];
+  try {
+    const writer = createSettlementWriter({
+      db: account.handle.db,
+      chargeWriter: { write: async () => assert.fail('nothing reaches the group writer') },
+      creditHolds: account.creditHolds,
+      journalDirectory: directory,
+      onError: (error) => errors.push(error),
+      openJournal: fullDiskJournal,
+    });
+    const held = await account.holds.reserve({
+      userId: 'usr_1',
+      holdId: 'req_1',
+      desiredMicros: 100,
+      minimumMicros: 1,
+    });
+    assert.ok(held);
+    await writer.submit({ charge: charge('req_1', 30), hold: held, capturedMicros: 30 });
+    assert.equal(account.captures(), 1, 'captured once, in the same turn as the failed write');
+    assert.equal(await account.holds.availableMicros('usr_1'), 970, 'the charge is in the balance, nothing pending');
+    const [snapshot] = await listBalanceSnapshots(account.handle.db, ['usr_1']);
+    assert.equal(snapshot?.balanceMicros, 970);
+    assert.match(String(errors[0]), /ENOSPC/);
+    await writer.close();
+  } finally {
+    await account.close();
+  }
+});
+
+test('a full disk and a database that fails too: the call is not charged and nothing stays held or pending', async () => {
+  const account = await openAccount();
+  try {
+    const writer = createSettlementWriter({
+      db: account.handle.db,
+      chargeWriter: { write: async () => assert.fail('nothing reaches the group writer') },
+      creditHolds: account.creditHolds,
+      journalDirectory: directory,
+      onError: () => undefined,
+      openJournal: fullDiskJournal,
+    });
+    const held = await account.holds.reserve({
+      userId: 'usr_1',
+      holdId: 'req_2',
+      desiredMicros: 100,
+      minimumMicros: 1,
+    });
+    assert.ok(held);
+    await account.handle.close();
+    await assert.rejects(writer.submit({ charge: charge('req_2', 30), hold: held, capturedMicros: 30 }));
+    assert.equal(account.captures(), 1);
+    assert.equal(await account.holds.availableMicros('usr_1'), 1_000, 'the captured amount is no longer pending');
+    await writer.close();
+  } finally {
+    await account.close();
+  }
+});
+
+test('the capture is sent in the turn the charge is submitted, before its journal line is written', async () => {
+  const linesAtCapture: number[] = [];
+  const writer = createSettlementWriter({
+    db: undefined as unknown as Database,
+    chargeWriter: { write: async (charges) => ({ isNew: charges.map(() => true), balances: [] }) },
+    creditHolds: {
+      capture: async () => {
+        linesAtCapture.push(readUnappliedCharges(directory).charges.length);
+        return true;
+      },
+      applyCommitted: async () => undefined,
+    },
+    journalDirectory: directory,
+    onError: (error) => assert.fail(String(error)),
+  });
+  const submitted = writer.submit({ charge: charge('req_1'), hold: hold('req_1'), capturedMicros: 10 });
+  assert.deepEqual(linesAtCapture, [0], 'sent before the turn ended, so it leaves with the journal write');
+  await submitted;
+  assert.equal(readUnappliedCharges(directory).charges.length, 1, 'durable when submit returns');
+  await writer.close();
 });

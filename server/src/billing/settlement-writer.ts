@@ -36,6 +36,8 @@ export type SettlementWriterDeps = {
   journalDirectory: string;
   onError: (error: unknown) => void;
   retryDelayMs?: number;
+  /** Opens the journal (`openSettlementJournal`; a test gives one that fails, as on a full disk). */
+  openJournal?: (directory: string) => SettlementJournal;
 };
 
 type QueuedCharge = { charge: JournaledCharge; segment: JournalSegment; capturedMicros: number; holdId: string };
@@ -46,7 +48,7 @@ const groupWindowMs = 10;
 const maxQueuedCharges = 20_000;
 
 export function createSettlementWriter(deps: SettlementWriterDeps): SettlementWriter {
-  const journal = openSettlementJournal(deps.journalDirectory);
+  const journal = (deps.openJournal ?? openSettlementJournal)(deps.journalDirectory);
   const retryDelayMs = deps.retryDelayMs ?? 1000;
   let queue: QueuedCharge[] = [];
   let draining: Promise<void> | undefined;
@@ -112,28 +114,28 @@ export function createSettlementWriter(deps: SettlementWriterDeps): SettlementWr
         drainNow();
         await waitForProgress();
       }
-      let segment: JournalSegment;
-      try {
-        segment = await turnAppender.append(input.charge);
-      } catch (error) {
-        // No journal (a full disk): write this charge to the database before the answer ends instead.
-        deps.onError(error);
-        const outcome = await recordCharges(deps.db, [input.charge]);
-        const isCaptured = await deps.creditHolds.capture(input.hold, input.capturedMicros);
-        const capturedMicros = isCaptured ? input.capturedMicros : 0;
-        const written = [{ charge: input.charge, capturedMicros, holdId: input.hold.holdId }];
-        await deps.creditHolds.applyCommitted(toCommittedCharges(written, outcome));
-        return;
-      }
-      // The charge is durable now: a failure to move its hold must not fail the answer. (Redis away does not throw:
-      // the hold's memory moves and the next registration re-posts it.)
-      const isCaptured = await deps.creditHolds
+      // The capture leaves in the same turn as the journal's write, so the answer waits for the two at once instead of
+      // one after the other (with Redis: one round trip fewer on its path). Sent first, it may land before the line
+      // is written; the full-disk path below then uses it instead of capturing again.
+      const journaled = turnAppender.append(input.charge);
+      // The charge is about to be durable: a failure to move its hold must not fail the answer. (Redis away does not
+      // throw: the hold's memory moves and the next registration re-posts it.)
+      const captured = deps.creditHolds
         .capture(input.hold, input.capturedMicros, input.charge)
         .catch((error: unknown) => {
           deps.onError(error);
           return false;
         });
-      const capturedMicros = isCaptured ? input.capturedMicros : 0;
+      let segment: JournalSegment;
+      try {
+        segment = await journaled;
+      } catch (error) {
+        // No journal (a full disk): write this charge to the database before the answer ends instead.
+        deps.onError(error);
+        await writeUnjournaled(deps, { ...input, isCaptured: await captured });
+        return;
+      }
+      const capturedMicros = (await captured) ? input.capturedMicros : 0;
       queue.push({ charge: input.charge, segment, capturedMicros, holdId: input.hold.holdId });
       submittedCount += 1;
       drainSoon();
@@ -194,6 +196,31 @@ function createTurnAppender(journal: SettlementJournal): {
       }),
     writeNow,
   };
+}
+
+/**
+ * A charge the journal could not take (a full disk), its capture already sent: written to the database at once, then
+ * applied like a group commit, so its pending amount and its copy in Redis go. When the database fails too, the call
+ * is not charged: its captured amount stops being pending (the balance is unchanged) and the error goes on.
+ */
+async function writeUnjournaled(
+  deps: Pick<SettlementWriterDeps, 'db' | 'creditHolds' | 'onError'>,
+  input: { charge: JournaledCharge; hold: CreditHold; capturedMicros: number; isCaptured: boolean },
+): Promise<void> {
+  const written = {
+    charge: input.charge,
+    capturedMicros: input.isCaptured ? input.capturedMicros : 0,
+    holdId: input.hold.holdId,
+  };
+  let outcome: ChargesOutcome;
+  try {
+    outcome = await recordCharges(deps.db, [input.charge]);
+  } catch (error) {
+    const dropped = { userId: input.hold.userId, capturedMicros: written.capturedMicros, balance: undefined };
+    await deps.creditHolds.applyCommitted([{ ...dropped, holdIds: [input.hold.holdId] }]).catch(deps.onError);
+    throw error;
+  }
+  await deps.creditHolds.applyCommitted(toCommittedCharges([written], outcome));
 }
 
 function toCommittedCharges(

@@ -9,6 +9,7 @@ import {
   type EmbeddingsResponse,
 } from '../openai-api/embeddings-request.ts';
 import { parseWireRequest } from '../openai-api/parse-request.ts';
+import type { Admission } from '../pipeline/admit-call.ts';
 import type { Caller } from '../pipeline/authenticate.ts';
 import { describeFailedCall, openCallCharge, type CallChargeDeps } from '../pipeline/call-charge.ts';
 import { chooseRoutes } from '../pipeline/choose-routes.ts';
@@ -33,7 +34,7 @@ export type EmbeddingsDeps = CallChargeDeps &
  */
 export async function runEmbeddings(
   deps: EmbeddingsDeps,
-  input: { caller: Caller; body: unknown; requestId: string; signal: AbortSignal },
+  input: { caller: Caller; body: unknown; requestId: string; signal: AbortSignal; admission?: Admission },
 ): Promise<EmbeddingsResponse> {
   const startedAtMs = deps.clock.nowMs();
   const request = parseWireRequest(embeddingsRequestSchema, input.body);
@@ -46,6 +47,7 @@ export async function runEmbeddings(
     // Token ids count 4 bytes each, so the hold's bound of one token per byte covers them too.
     size: { textBytes, messageCount: 0, imageCount: 0, requestedMaxOutputTokens: 0 },
     holdId: input.requestId,
+    admission: input.admission,
   });
   await using charge = openCallCharge(deps, {
     caller: input.caller,

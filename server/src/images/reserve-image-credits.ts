@@ -7,7 +7,9 @@ import { InsufficientCreditsError } from '../errors/insufficient-credits-error.t
 import { PermissionDeniedError } from '../errors/permission-denied-error.ts';
 import { negativeBalanceMessage } from '../billing/negative-balance-message.ts';
 import { formatUsd } from '../lib/money.ts';
+import type { Admission } from '../pipeline/admit-call.ts';
 import type { Caller } from '../pipeline/authenticate.ts';
+import { giveBackHeld } from '../pipeline/reserve-credits.ts';
 
 /** The credit held for an image call, and the share of its key's spend cap it set aside (when the key has one). */
 export type ImageReservation = {
@@ -16,19 +18,42 @@ export type ImageReservation = {
   budgetShare: BudgetShare | undefined;
 };
 
+type ReserveImageCreditsDeps = {
+  creditHolds: CreditHolds;
+  spendCapHolds: SpendCapHolds;
+  spendBudgets: SpendBudgets;
+  clock: Pick<Clock, 'nowMs'>;
+};
+
 /**
  * Holds the whole price of the request (n × the per-image price, the dearest one when the model picks quality or
  * size) before any vendor is called. Unlike a chat call there is nothing to lower: the hold is all or nothing, and a
  * balance (or key spend cap) that cannot cover it is refused with 402 (or 403). The spend cap share is taken in one
- * step with the other calls of the key (`spend-cap-holds.ts`), so calls started together cannot pass the cap.
+ * step with the other calls of the key (`spend-cap-holds.ts`), so calls started together cannot pass the cap. The
+ * call's admission, when given, is asked for in the same turn as the hold (one Redis round trip); its refusal wins and
+ * gives the hold back.
  */
 export async function reserveImageCredits(
-  deps: {
-    creditHolds: CreditHolds;
-    spendCapHolds: SpendCapHolds;
-    spendBudgets: SpendBudgets;
-    clock: Pick<Clock, 'nowMs'>;
+  deps: ReserveImageCreditsDeps,
+  input: {
+    caller: Caller;
+    imageCount: number;
+    perImageMicros: number;
+    holdId: string;
+    admission?: Pick<Admission, 'admit'> | undefined;
   },
+): Promise<ImageReservation> {
+  const [admission, reserved] = await Promise.allSettled([input.admission?.admit(), holdImageCredits(deps, input)]);
+  if (admission.status === 'fulfilled') {
+    if (reserved.status === 'rejected') throw reserved.reason;
+    return reserved.value;
+  }
+  if (reserved.status === 'fulfilled') await giveBackHeld(deps, reserved.value);
+  throw admission.reason;
+}
+
+async function holdImageCredits(
+  deps: ReserveImageCreditsDeps,
   input: { caller: Caller; imageCount: number; perImageMicros: number; holdId: string },
 ): Promise<ImageReservation> {
   const { caller } = input;

@@ -11,6 +11,7 @@ import { describeFailedCall, openCallCharge, type CallCharge, type CallChargeDep
 import type { AnswerOrigin } from '../pipeline/chat-sink.ts';
 import { chooseRoutes } from '../pipeline/choose-routes.ts';
 import { resolveModel } from '../pipeline/resolve-model.ts';
+import type { Admission } from '../pipeline/admit-call.ts';
 import type { Settlement } from '../pipeline/settle-charge.ts';
 import { callImageProvider, type CallImageProviderDeps, type ImageProviderCall } from './call-image-provider.ts';
 import { checkImageRequest } from './check-image-request.ts';
@@ -46,6 +47,8 @@ export async function runImageGeneration(
     signal: AbortSignal;
     /** Told which route served the images (`http/` shows it to operator keys). */
     onServed?: (origin: AnswerOrigin) => void;
+    /** The request budgets and slot, asked for with the hold (`admit-call.ts`). */
+    admission?: Admission;
   },
 ): Promise<ImagesResponse> {
   const startedAtMs = deps.clock.nowMs();
@@ -62,6 +65,7 @@ export async function runImageGeneration(
     imageCount: job.count,
     perImageMicros: priceImage(deps, model, findJobPriceKey(job)),
     holdId: input.requestId,
+    admission: input.admission,
   });
   await using charge = openCallCharge(deps, {
     caller: input.caller,

@@ -181,6 +181,26 @@ describe('reserving credits', () => {
     assert.equal(holds.heldMicros(), heldBefore * 2, 'the refused call holds nothing');
   });
 
+  test('a refused admission wins over the hold and gives back the hold and the tokens taken beside it', async () => {
+    const remainingAfterOneCall = async (refusedFirst: boolean) => {
+      const holds = createHolds(1_000_000);
+      const limited = deps(holds, 3_100);
+      if (refusedFirst) {
+        const refusal = new RateLimitError('over the request budget', { retryAfterSeconds: 1, limitKind: 'requests' });
+        const admission = { admit: () => Promise.reject(refusal) };
+        await assert.rejects(
+          reserveCredits(limited, { caller: caller(), model, size, holdId: 'h0', admission }),
+          (error: unknown) => error === refusal,
+        );
+        assert.equal(holds.heldMicros(), 0, 'the hold taken beside the refused admission is released');
+      }
+      const admission = { admit: () => Promise.resolve() };
+      const served = await reserveCredits(limited, { caller: caller(), model, size, holdId: 'h1', admission });
+      return served.rateLimitHeaders['x-ratelimit-remaining-tokens'];
+    };
+    assert.equal(await remainingAfterOneCall(true), await remainingAfterOneCall(false));
+  });
+
   test('a 402 gives back the tokens taken beside its hold', async () => {
     const remainingAfterOneCall = async (refusedFirst: boolean) => {
       const limited = deps(createHolds(1_000_000), 3_100);

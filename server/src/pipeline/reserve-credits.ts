@@ -27,6 +27,7 @@ import {
 import { negativeBalanceMessage } from '../billing/negative-balance-message.ts';
 import { formatUsd } from '../lib/money.ts';
 import type { AccountTerms } from '../accounts/account-terms.ts';
+import type { Admission } from './admit-call.ts';
 import type { Caller } from './authenticate.ts';
 import { findTokenLimits } from './check-rate-limit.ts';
 
@@ -73,23 +74,39 @@ export type RequestSize = InputSize & {
  * same round trip) takes the call's estimated tokens (likely input plus the output limit of every choice the token
  * budgets admit) from its tokens-per-minute budgets: 429 when over. A 402 wins over a 429 and gives the tokens back;
  * a 429 gives the hold back. When the balance lowered the output limit, the tokens it no longer needs are given back
- * at once, so the budgets count what they counted when the tokens were taken after the hold.
+ * at once, so the budgets count what they counted when the tokens were taken after the hold. The call's admission (its
+ * request budgets and slot), when given, is asked for in the same turn too: its refusal wins over all of these and
+ * gives back what they took.
  */
 export async function reserveCredits(
   deps: ReserveCreditsDeps,
-  input: { caller: Caller; model: CatalogModel; size: RequestSize; holdId: string },
+  input: {
+    caller: Caller;
+    model: CatalogModel;
+    size: RequestSize;
+    holdId: string;
+    admission?: Pick<Admission, 'admit'> | undefined;
+  },
 ): Promise<Reservation> {
   const { caller, model, size } = input;
+  // First, so its commands go first in the write they share with the hold's.
+  const admitted = input.admission?.admit();
   const choiceCount = size.choiceCount ?? 1;
   const estimate = estimateInputTokens(size);
   const tokenLimits = findTokenLimits(deps, caller);
   const requested = Math.min(size.requestedMaxOutputTokens ?? model.maxOutputTokens, model.maxOutputTokens);
   const admissible = fitOutputToTokenLimits({ requested, estimate, choiceCount, limits: tokenLimits });
   const tokensFor = (maxOutputTokens: number) => estimate.likelyTokens + maxOutputTokens * choiceCount;
-  const [held, tokens] = await Promise.allSettled([
+  const [admission, held, tokens] = await Promise.allSettled([
+    admitted,
     holdCredits(deps, { ...input, estimate, choiceCount, maxOutputTokensPerChoice: admissible }),
     tokenLimits.length === 0 ? undefined : takeTokens(deps, { limits: tokenLimits, tokens: tokensFor(admissible) }),
   ]);
+  if (admission.status === 'rejected') {
+    if (tokens.status === 'fulfilled' && tokens.value) await settleTokens(deps, tokens.value.taken, 0);
+    if (held.status === 'fulfilled') await giveBackHeld(deps, held.value);
+    throw admission.reason;
+  }
   if (held.status === 'rejected') {
     if (tokens.status === 'fulfilled' && tokens.value) await settleTokens(deps, tokens.value.taken, 0);
     throw held.reason;
@@ -118,8 +135,8 @@ export async function reserveCredits(
   return { ...reservation, takenTokens: { ...taken, tokens: tokensFor(maxOutputTokens) }, rateLimitHeaders: headers };
 }
 
-/** A hold refused its call's tokens: the hold, the spend cap share and the budget share go back. */
-async function giveBackHeld(
+/** A call refused after its hold (its tokens or its admission): the hold, the spend cap share and the budget share go back. */
+export async function giveBackHeld(
   deps: Pick<ReserveCreditsDeps, 'creditHolds' | 'spendCapHolds' | 'spendBudgets'>,
   held: Pick<Reservation, 'hold' | 'spendCapShare' | 'budgetShare'>,
 ): Promise<void> {

@@ -12,6 +12,7 @@ import type { ChatCompletion } from '../openai-api/chat-completion.ts';
 import { chatRequestSchema, type ChatRequest } from '../openai-api/chat-request.ts';
 import { parseWireRequest } from '../openai-api/parse-request.ts';
 import { UpstreamFailureError, type ProviderAdapter, type RelayedCompletion } from '../providers/provider-adapter.ts';
+import type { Admission } from './admit-call.ts';
 import type { Caller } from './authenticate.ts';
 import {
   describeFailedCall,
@@ -73,6 +74,8 @@ export async function runChatCompletion(
     endpoint?: Extract<UsageRecordRow['endpoint'], 'chat.completions' | 'completions' | 'messages'>;
     /** `/v1/completions` fill-in-the-middle: only routes whose vendor has a FIM API serve it, through that API. */
     suffix?: string;
+    /** The request budgets and slot, asked for with the hold (`admit-call.ts`). */
+    admission?: Admission;
   },
 ): Promise<void> {
   const startedAtMs = deps.clock.nowMs();
@@ -84,7 +87,13 @@ export async function runChatCompletion(
   const routes = fim?.routes ?? chosen;
   const size = measureChatRequest(request);
   const { caller, requestId } = input;
-  const reservation = await reserveCredits(deps, { caller, model, size, holdId: requestId });
+  const reservation = await reserveCredits(deps, {
+    caller,
+    model,
+    size,
+    holdId: requestId,
+    admission: input.admission,
+  });
   await using charge = openCallCharge(deps, {
     caller,
     requestId,

@@ -1,6 +1,7 @@
 import type { Message } from '../anthropic-api/message-object.ts';
 import type { MessagesRequest } from '../anthropic-api/messages-request.ts';
 import type { ChatRequest } from '../openai-api/chat-request.ts';
+import type { Admission } from '../pipeline/admit-call.ts';
 import type { Caller } from '../pipeline/authenticate.ts';
 import type { SearchEngine, SearchResult } from '../search/search-engine.ts';
 import type { ResponsePlan } from './convert-responses-request.ts';
@@ -28,6 +29,7 @@ export async function runMessageSearch(
     identity: { id: string; model: string };
     signal: AbortSignal;
     setHeaders: ResponseSink['setHeaders'];
+    admission?: Admission;
   },
 ): Promise<{ message: Message; routeId: string | undefined } | undefined> {
   const results = new Map<string, SearchResult>();
@@ -46,7 +48,14 @@ export async function runMessageSearch(
   };
   await runResponsePlan(
     { ...deps, searchEngine: recordResults(deps.searchEngine, results), nativeSearchProviders: [] },
-    { caller: input.caller, plan: toPlan(input), requestId: input.requestId, sink, endpoint: 'messages' },
+    {
+      caller: input.caller,
+      plan: toPlan(input),
+      requestId: input.requestId,
+      sink,
+      endpoint: 'messages',
+      admission: input.admission,
+    },
   );
   if (answer === undefined) return undefined;
   return {

@@ -13,6 +13,7 @@ import { openCallCharge, type CallCharge, type CallChargeDeps } from '../pipelin
 import type { CallProviderDeps } from '../pipeline/call-provider.ts';
 import { chooseRoutes } from '../pipeline/choose-routes.ts';
 import { reserveCredits } from '../pipeline/reserve-credits.ts';
+import type { Admission } from '../pipeline/admit-call.ts';
 import { resolveModel } from '../pipeline/resolve-model.ts';
 import { toStreamError } from '../pipeline/to-stream-error.ts';
 import { UpstreamFailureError } from '../providers/provider-adapter.ts';
@@ -50,7 +51,7 @@ type CallContext = {
  */
 export async function runResponse(
   deps: ResponseDeps,
-  input: { caller: Caller; body: unknown; requestId: string; sink: ResponseSink },
+  input: { caller: Caller; body: unknown; requestId: string; sink: ResponseSink; admission?: Admission },
 ): Promise<void> {
   const { body, ...rest } = input;
   await runResponsePlan(deps, { ...rest, plan: parseResponsesRequest(body), endpoint: 'responses' });
@@ -68,6 +69,8 @@ export async function runResponsePlan(
     requestId: string;
     sink: ResponseSink;
     endpoint: UsageRecordRow['endpoint'];
+    /** The request budgets and slot, asked for with the hold (`admit-call.ts`). */
+    admission?: Admission | undefined;
   },
 ): Promise<void> {
   const startedAtMs = deps.clock.nowMs();
@@ -85,6 +88,7 @@ export async function runResponsePlan(
       ),
     }),
     holdId: input.requestId,
+    admission: input.admission,
   });
   await using charge = openCallCharge(deps, {
     caller: input.caller,

@@ -150,6 +150,25 @@ for (const databaseKind of databaseKinds) {
       assert.equal((await createKey(customer.session, {})).status, 201, 'a revoked key frees its place');
     });
 
+    test('a bad request counts against the request budget, and over it gets the 429, not its 400', async () => {
+      const customer = await newCustomer();
+      const postBad = () =>
+        fetch(`${gateway.url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${customer.key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'gpt-4o-mini', messages: 'not a list' }),
+        });
+      for (let call = 0; call < 5; call += 1) {
+        const refused = await postBad();
+        assert.equal(refused.status, 400);
+        assert.equal(((await refused.json()) as ErrorBody).error.param, 'messages');
+        assert.equal(refused.headers.get('x-ratelimit-remaining-requests'), String(4 - call));
+      }
+      // The bad requests took the key's budget (and five of the account's six): both kinds of call are refused now.
+      await assertRefused(await postBad(), /requests per minute/);
+      await assertRefused(await post(gateway.url, customer.key), /requests per minute/);
+    });
+
     test('an account runs at most ACCOUNT_CONCURRENT_REQUESTS calls at once', async () => {
       const customer = await newCustomer();
       await assertConcurrencyLimit([gateway.url, gateway.url], customer.key);

@@ -4,6 +4,7 @@ import type { Message } from '../../anthropic-api/message-object.ts';
 import type { MessagesRequest } from '../../anthropic-api/messages-request.ts';
 import { streamFinishedMessage } from '../../anthropic-api/stream-finished-message.ts';
 import type { ChatRequest } from '../../openai-api/chat-request.ts';
+import type { Admission } from '../../pipeline/admit-call.ts';
 import type { Caller } from '../../pipeline/authenticate.ts';
 import type { MessagesWebSearch } from '../../responses/read-messages-web-search.ts';
 import { runMessageSearch } from '../../responses/run-message-search.ts';
@@ -25,6 +26,7 @@ export async function answerMessageSearch(input: {
   chatRequest: ChatRequest;
   search: MessagesWebSearch;
   identity: { id: string; model: string };
+  admission: Admission;
 }): Promise<FastifyReply | Message> {
   const { deps, request, reply, caller } = input;
   const events = createEventStreamReply(reply, deps.keepAliveIntervalMs);
@@ -38,11 +40,11 @@ export async function answerMessageSearch(input: {
       signal: events.signal,
       setHeaders: (headers) => void reply.headers(headers),
     });
-  } catch (error) {
+  } catch (failure) {
     return answerFailedCall({
       request,
       reply,
-      error,
+      error: await input.admission.refusalOr(failure),
       signal: events.signal,
       stream: events.stream,
       endStream: (gatewayError) => {

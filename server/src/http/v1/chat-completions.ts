@@ -24,15 +24,16 @@ export type ChatCompletionsRouteDeps = AuthenticateDeps &
 export function registerChatCompletionRoutes(app: FastifyInstance, deps: ChatCompletionsRouteDeps): void {
   app.post('/v1/chat/completions', async (request, reply) => {
     const caller = await authenticate(deps, readAuthHeaders(request));
-    await using _slot = await admitCall(deps, {
+    await using admission = admitCall(deps, {
       caller,
       requestId: request.id,
       setHeaders: (headers) => void reply.headers(headers),
     });
     const sink = createHttpChatSink({ request, reply, caller, keepAliveIntervalMs: deps.keepAliveIntervalMs });
     try {
-      await runChatCompletion(deps, { caller, body: request.body, requestId: request.id, sink: sink.sink });
-    } catch (error) {
+      await runChatCompletion(deps, { caller, body: request.body, requestId: request.id, sink: sink.sink, admission });
+    } catch (failure) {
+      const error = await admission.refusalOr(failure);
       const { signal, sendStreamError } = sink.sink;
       return answerFailedCall({ request, reply, error, signal, stream: sink.stream, endStream: sendStreamError });
     }

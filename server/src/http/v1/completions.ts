@@ -1,5 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { completionRequestSchema, type TextCompletion } from '../../openai-api/completion-request.ts';
+import type { ChatRequest } from '../../openai-api/chat-request.ts';
+import {
+  completionRequestSchema,
+  type CompletionRequest,
+  type TextCompletion,
+} from '../../openai-api/completion-request.ts';
 import { convertCompletionRequest } from '../../openai-api/convert-completion-request.ts';
 import {
   convertToTextCompletion,
@@ -9,7 +14,7 @@ import {
 import { parseWireRequest } from '../../openai-api/parse-request.ts';
 import { authenticate, type Caller } from '../../pipeline/authenticate.ts';
 import type { ChatSink } from '../../pipeline/chat-sink.ts';
-import { checkRateLimit } from '../../pipeline/check-rate-limit.ts';
+import { admitCall } from '../../pipeline/admit-call.ts';
 import { runChatCompletion } from '../../pipeline/run-chat-completion.ts';
 import { createEventStreamReply } from '../create-event-stream-reply.ts';
 import { gatewayRouteHeader } from '../gateway-route-header.ts';
@@ -27,9 +32,21 @@ import type { ChatCompletionsRouteDeps } from './chat-completions.ts';
 export function registerCompletionRoutes(app: FastifyInstance, deps: ChatCompletionsRouteDeps): void {
   app.post('/v1/completions', async (request, reply) => {
     const caller = await authenticate(deps, readAuthHeaders(request));
-    reply.headers(await checkRateLimit(deps, caller));
-    const completionRequest = parseWireRequest(completionRequestSchema, request.body);
-    const chatRequest = convertCompletionRequest(completionRequest);
+    // The request budgets only, as before: this route never took a concurrency slot.
+    await using admission = admitCall(deps, {
+      caller,
+      requestId: request.id,
+      setHeaders: (headers) => void reply.headers(headers),
+      hasSlot: false,
+    });
+    let completionRequest: CompletionRequest;
+    let chatRequest: ChatRequest;
+    try {
+      completionRequest = parseWireRequest(completionRequestSchema, request.body);
+      chatRequest = convertCompletionRequest(completionRequest);
+    } catch (error) {
+      throw await admission.refusalOr(error);
+    }
     const prompt = chatRequest.messages[0]?.content;
     const identity: TextCompletionIdentity = {
       id: `cmpl-${request.id.replace(/^req_/, '')}`,
@@ -51,8 +68,10 @@ export function registerCompletionRoutes(app: FastifyInstance, deps: ChatComplet
         sink: sink.sink,
         endpoint: 'completions',
         ...(typeof completionRequest.suffix === 'string' ? { suffix: completionRequest.suffix } : {}),
+        admission,
       });
-    } catch (error) {
+    } catch (failure) {
+      const error = await admission.refusalOr(failure);
       const { signal, sendStreamError } = sink.sink;
       return answerFailedCall({ request, reply, error, signal, stream: sink.stream, endStream: sendStreamError });
     }

@@ -18,7 +18,7 @@ export type EmbeddingsRouteDeps = AuthenticateDeps &
 export function registerEmbeddingRoutes(app: FastifyInstance, deps: EmbeddingsRouteDeps): void {
   app.post('/v1/embeddings', async (request, reply) => {
     const caller = await authenticate(deps, readAuthHeaders(request));
-    await using _slot = await admitCall(deps, {
+    await using admission = admitCall(deps, {
       caller,
       requestId: request.id,
       setHeaders: (headers) => void reply.headers(headers),
@@ -27,6 +27,16 @@ export function registerEmbeddingRoutes(app: FastifyInstance, deps: EmbeddingsRo
     reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the connection.'));
     });
-    return runEmbeddings(deps, { caller, body: request.body, requestId: request.id, signal: controller.signal });
+    try {
+      return await runEmbeddings(deps, {
+        caller,
+        body: request.body,
+        requestId: request.id,
+        signal: controller.signal,
+        admission,
+      });
+    } catch (error) {
+      throw await admission.refusalOr(error);
+    }
   });
 }

@@ -19,7 +19,7 @@ export type ImagesRouteDeps = AuthenticateDeps &
 export function registerImageRoutes(app: FastifyInstance, deps: ImagesRouteDeps): void {
   app.post('/v1/images/generations', async (request, reply) => {
     const caller = await authenticate(deps, readAuthHeaders(request));
-    await using _slot = await admitCall(deps, {
+    await using admission = admitCall(deps, {
       caller,
       requestId: request.id,
       setHeaders: (headers) => void reply.headers(headers),
@@ -28,12 +28,17 @@ export function registerImageRoutes(app: FastifyInstance, deps: ImagesRouteDeps)
     reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the connection.'));
     });
-    return await runImageGeneration(deps, {
-      caller,
-      body: request.body,
-      requestId: request.id,
-      signal: controller.signal,
-      onServed: (origin) => reply.headers(gatewayRouteHeader(caller, origin.routeId)),
-    });
+    try {
+      return await runImageGeneration(deps, {
+        caller,
+        body: request.body,
+        requestId: request.id,
+        signal: controller.signal,
+        onServed: (origin) => reply.headers(gatewayRouteHeader(caller, origin.routeId)),
+        admission,
+      });
+    } catch (error) {
+      throw await admission.refusalOr(error);
+    }
   });
 }

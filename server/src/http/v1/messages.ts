@@ -47,18 +47,21 @@ export function registerMessagesRoutes(
     });
     scope.post('/v1/messages', async (request, reply) => {
       const caller = await authenticate(deps, readAuthHeaders(request));
-      await using _slot = await admitCall(deps, {
+      await using admission = admitCall(deps, {
         caller,
         requestId: request.id,
         setHeaders: (headers) => void reply.headers(headers),
       });
-      checkBetaHeader(request.headers['anthropic-beta']);
-      const messagesRequest = parseWireRequest(messagesRequestSchema, request.body);
-      const chatRequest = convertMessagesRequest(messagesRequest);
+      let read: ReturnType<typeof readMessagesCall>;
+      try {
+        read = readMessagesCall(request);
+      } catch (error) {
+        throw await admission.refusalOr(error);
+      }
+      const { messagesRequest, chatRequest, search } = read;
       const identity = { id: `msg_${request.id.replace(/^req_/, '')}`, model: messagesRequest.model };
-      const search = readWebSearchTool(messagesRequest);
       if (search) {
-        const input = { request, reply, caller, messagesRequest, chatRequest, search, identity };
+        const input = { request, reply, caller, messagesRequest, chatRequest, search, identity, admission };
         return answerMessageSearch({ deps: { ...deps, nativeSearchProviders: [] }, ...input });
       }
       const sink = createHttpMessageSink({
@@ -77,8 +80,10 @@ export function registerMessagesRoutes(
           sink: sink.sink,
           isReasoningAdvisory: true,
           endpoint: 'messages',
+          admission,
         });
-      } catch (error) {
+      } catch (failure) {
+        const error = await admission.refusalOr(failure);
         const { signal, sendStreamError } = sink.sink;
         return answerFailedCall({ request, reply, error, signal, stream: sink.stream, endStream: sendStreamError });
       }
@@ -114,6 +119,14 @@ export function registerMessagesRoutes(
       },
     });
   });
+}
+
+/** The Messages request, the chat request it becomes and its web search tool, if any; 400 when it is not valid. */
+function readMessagesCall(request: FastifyRequest) {
+  checkBetaHeader(request.headers['anthropic-beta']);
+  const messagesRequest = parseWireRequest(messagesRequestSchema, request.body);
+  const chatRequest = convertMessagesRequest(messagesRequest);
+  return { messagesRequest, chatRequest, search: readWebSearchTool(messagesRequest) };
 }
 
 /** The ChatSink over a Fastify reply: an Anthropic Message as JSON, or Anthropic's named stream events. */

@@ -27,15 +27,16 @@ export type ResponsesRouteDeps = AuthenticateDeps &
 export function registerResponsesRoutes(app: FastifyInstance, deps: ResponsesRouteDeps): void {
   app.post('/v1/responses', async (request, reply) => {
     const caller = await authenticate(deps, readAuthHeaders(request));
-    await using _slot = await admitCall(deps, {
+    await using admission = admitCall(deps, {
       caller,
       requestId: request.id,
       setHeaders: (headers) => void reply.headers(headers),
     });
     const http = createHttpResponseSink({ request, reply, caller, keepAliveIntervalMs: deps.keepAliveIntervalMs });
     try {
-      await runResponse(deps, { caller, body: request.body, requestId: request.id, sink: http.sink });
-    } catch (error) {
+      await runResponse(deps, { caller, body: request.body, requestId: request.id, sink: http.sink, admission });
+    } catch (failure) {
+      const error = await admission.refusalOr(failure);
       // runResponse answers in-stream itself; after the stream began, only a failed settlement reaches here.
       const { signal } = http.sink;
       return answerFailedCall({ request, reply, error, signal, stream: http.stream, endStream: http.stream.end });
