@@ -48,19 +48,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler: (error, socket) =>
       answerClientError({ error, socket, requestId: deps.ids.newId('req_'), log: deps.logger as FastifyBaseLogger }),
   });
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback hooks, not async ones: Fastify then makes no promise per request and hook. The log level is fixed at start.
+  const isRequestLogged = deps.logger.isLevelEnabled('info');
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      {
-        method: request.method,
-        route: request.routeOptions.url,
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-      },
-      'request',
-    );
+  app.addHook('onResponse', (request, reply, done) => {
+    if (isRequestLogged) {
+      request.log.info(
+        {
+          method: request.method,
+          route: request.routeOptions.url,
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime),
+        },
+        'request',
+      );
+    }
+    done();
   });
   app.setErrorHandler((error, request, reply) => writeError(request, reply, error));
   registerUtf8JsonBodyParser(app);

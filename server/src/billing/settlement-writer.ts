@@ -38,7 +38,14 @@ export type SettlementWriterDeps = {
   retryDelayMs?: number;
 };
 
-type QueuedCharge = { charge: JournaledCharge; segment: JournalSegment; capturedMicros: number; holdId: string };
+/** `line` is the charge's JSON as the journal wrote it, reused for the SQLite writer thread's group. */
+type QueuedCharge = {
+  charge: JournaledCharge;
+  line: string;
+  segment: JournalSegment;
+  capturedMicros: number;
+  holdId: string;
+};
 
 const maxBatchSize = 512;
 const groupWindowMs = 10;
@@ -64,7 +71,10 @@ export function createSettlementWriter(deps: SettlementWriterDeps): SettlementWr
   const writeBatch = async (batch: readonly QueuedCharge[]): Promise<boolean> => {
     for (;;) {
       try {
-        const outcome = await deps.chargeWriter.write(batch.map((item) => item.charge));
+        const outcome = await deps.chargeWriter.write(
+          batch.map((item) => item.charge),
+          batch.map((item) => item.line),
+        );
         await deps.creditHolds.applyCommitted(toCommittedCharges(batch, outcome)).catch(deps.onError);
         for (const item of batch) journal.markApplied(item.segment, 1);
         writtenCount += batch.length;
@@ -112,9 +122,9 @@ export function createSettlementWriter(deps: SettlementWriterDeps): SettlementWr
         drainNow();
         await waitForProgress();
       }
-      let segment: JournalSegment;
+      let journaled: { segment: JournalSegment; line: string };
       try {
-        segment = await turnAppender.append(input.charge);
+        journaled = await turnAppender.append(input.charge);
       } catch (error) {
         // No journal (a full disk): write this charge to the database before the answer ends instead.
         deps.onError(error);
@@ -134,7 +144,7 @@ export function createSettlementWriter(deps: SettlementWriterDeps): SettlementWr
           return false;
         });
       const capturedMicros = isCaptured ? input.capturedMicros : 0;
-      queue.push({ charge: input.charge, segment, capturedMicros, holdId: input.hold.holdId });
+      queue.push({ charge: input.charge, ...journaled, capturedMicros, holdId: input.hold.holdId });
       submittedCount += 1;
       drainSoon();
     },
@@ -164,12 +174,12 @@ export function createSettlementWriter(deps: SettlementWriterDeps): SettlementWr
  * then goes to the database directly).
  */
 function createTurnAppender(journal: SettlementJournal): {
-  append: (charge: JournaledCharge) => Promise<JournalSegment>;
+  append: (charge: JournaledCharge) => Promise<{ segment: JournalSegment; line: string }>;
   writeNow: () => void;
 } {
   let pending: {
     charge: JournaledCharge;
-    resolve: (segment: JournalSegment) => void;
+    resolve: (journaled: { segment: JournalSegment; line: string }) => void;
     reject: (error: unknown) => void;
   }[] = [];
   let scheduled: NodeJS.Immediate | undefined;
@@ -180,8 +190,9 @@ function createTurnAppender(journal: SettlementJournal): {
     pending = [];
     if (batch.length === 0) return;
     try {
-      const segment = journal.appendMany(batch.map((item) => item.charge));
-      for (const item of batch) item.resolve(segment);
+      const lines = batch.map((item) => JSON.stringify(item.charge));
+      const segment = journal.appendLines(lines);
+      for (const [index, item] of batch.entries()) item.resolve({ segment, line: lines[index] ?? '' });
     } catch (error) {
       for (const item of batch) item.reject(error);
     }
@@ -197,7 +208,7 @@ function createTurnAppender(journal: SettlementJournal): {
 }
 
 function toCommittedCharges(
-  batch: readonly Omit<QueuedCharge, 'segment'>[],
+  batch: readonly Pick<QueuedCharge, 'charge' | 'capturedMicros' | 'holdId'>[],
   outcome: ChargesOutcome,
 ): CommittedCharges[] {
   const balances = new Map(outcome.balances.map((balance) => [balance.userId, balance]));
