@@ -12,6 +12,7 @@ import { registerWebApp } from './http/web-app.ts';
 import { registerUtf8JsonBodyParser } from './http/utf8-json-body-parser.ts';
 import { writeError } from './http/write-error.ts';
 import { answerClientError } from './http/answer-client-error.ts';
+import { createLazyRequestLogger } from './http/lazy-request-logger.ts';
 import type { IdGenerator } from './lib/ids.ts';
 
 /** What the account and operator API needs; its routes also get the session guard that `buildApp` creates. */
@@ -37,6 +38,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: createLazyRequestLogger,
     genReqId: createRequestIdGenerator(deps.ids),
     requestIdHeader: false,
     bodyLimit: deps.bodyLimitBytes,
@@ -56,8 +58,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onResponse', (request, reply, done) => {
     if (isRequestLogged) {
-      request.log.info(
+      // The root logger with the request's id: the same line as `request.log` writes, without building that logger.
+      deps.logger.info(
         {
+          reqId: request.id,
           method: request.method,
           route: request.routeOptions.url,
           status: reply.statusCode,
