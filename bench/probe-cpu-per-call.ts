@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
-import { startBenchGateway } from './start-bench-gateway.ts';
+import { sampleAllocations } from './sample-allocations.ts';
+import { findFreePort, startBenchGateway } from './start-bench-gateway.ts';
 import { startPostgresAndRedis } from './start-postgres-and-redis.ts';
 import { startNodeProcess } from './start-process.ts';
 
@@ -12,12 +13,18 @@ import { startNodeProcess } from './start-process.ts';
  * load, while CPU per call moves far less, so back-to-back runs of two commits compare them. Not part of
  * `npm run bench`; docs/benchmarks.md.
  *
- *   npm exec -- node bench/probe-cpu-per-call.ts [--postgres] [--calls N]
+ *   npm exec -- node bench/probe-cpu-per-call.ts [--postgres] [--calls N] [--allocations]
  *
  * `--postgres` measures the PostgreSQL + Redis gateway (BENCH_POSTGRES_URL and BENCH_REDIS_URL, or servers it starts).
+ * `--allocations` measures the bytes the gateway's main thread allocates per call instead (V8's sampling heap
+ * profiler, through the inspector; `sample-allocations.ts`), and the functions that allocate most.
  */
 const { values } = parseArgs({
-  options: { postgres: { type: 'boolean', default: false }, calls: { type: 'string', default: '6000' } },
+  options: {
+    postgres: { type: 'boolean', default: false },
+    calls: { type: 'string', default: '6000' },
+    allocations: { type: 'boolean', default: false },
+  },
 });
 const calls = Number(values.calls);
 const concurrency = 16;
@@ -36,7 +43,9 @@ try {
     cleanups.push(services.stop);
     database = { databaseUrl: await services.newDatabase(), redisUrl: services.redisUrl };
   }
-  const gateway = await startBenchGateway({ upstreamUrl: mock.url, nodeArgs: [], ...(database ? { database } : {}) });
+  const inspectPort = values.allocations ? await findFreePort() : undefined;
+  const nodeArgs = inspectPort === undefined ? [] : [`--inspect=127.0.0.1:${inspectPort}`];
+  const gateway = await startBenchGateway({ upstreamUrl: mock.url, nodeArgs, ...(database ? { database } : {}) });
   cleanups.push(gateway.close);
   const pool = new Pool(gateway.url, { connections: concurrency });
   const body = JSON.stringify({ model: gateway.model, messages: [{ role: 'user', content: 'hi' }] });
@@ -53,27 +62,50 @@ try {
     await Promise.all(Array.from({ length: concurrency }, caller));
   };
   await run(warmupCalls);
-  const cpuBefore = processCpuMs(gateway.pid);
-  const startedAt = performance.now();
-  await run(calls);
-  const elapsedMs = performance.now() - startedAt;
-  const cpuMs = processCpuMs(gateway.pid) - cpuBefore;
-  await pool.close();
   const label = values.postgres ? 'gateway (PostgreSQL + Redis)' : 'gateway (SQLite)';
-  console.log(
-    `${label}: ${Math.round((cpuMs / calls) * 1000)} µs of CPU per call over ${calls} calls at c=${concurrency} ` +
-      `(${Math.round(calls / (elapsedMs / 1000))} calls/s; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')})`,
-  );
+  const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  if (inspectPort !== undefined) {
+    const sample = await sampleAllocations(inspectPort, () => run(calls));
+    const perCall = (bytes: number) => `${(bytes / calls / 1024).toFixed(2)} KB`;
+    console.log(`${label}: ${perCall(sample.totalBytes)} allocated per call over ${calls} calls at c=${concurrency}`);
+    for (const { site, bytes } of sample.sites.slice(0, 30)) console.log(`  ${perCall(bytes).padStart(9)}  ${site}`);
+    console.log('including what they call:');
+    for (const { site, bytes } of sample.inclusiveServerSites.slice(0, 40)) {
+      console.log(`  ${perCall(bytes).padStart(9)}  ${site}`);
+    }
+  } else {
+    const cpuBefore = processCpuMs(gateway.pid);
+    const startedAt = performance.now();
+    await run(calls);
+    const elapsedMs = performance.now() - startedAt;
+    const cpuMs = processCpuMs(gateway.pid);
+    const perCall = (ms: number) => `${Math.round((ms / calls) * 1000)} µs`;
+    console.log(
+      `${label}: ${perCall(cpuMs.total - cpuBefore.total)} of CPU per call (main thread ` +
+        `${perCall(cpuMs.main - cpuBefore.main)}, V8 helpers ${perCall(cpuMs.v8 - cpuBefore.v8)}, worker threads ` +
+        `${perCall(cpuMs.workers - cpuBefore.workers)}) over ${calls} calls at c=${concurrency} ` +
+        `(${Math.round(calls / (elapsedMs / 1000))} calls/s; load average ${loadAverage()})`,
+    );
+  }
+  await pool.close();
 } finally {
   for (const cleanup of cleanups.reverse()) await cleanup();
 }
 
-/** User plus system CPU time of every thread of a process, in milliseconds (clock ticks of 10 ms). */
-function processCpuMs(pid: number): number {
-  let ticks = 0;
+/**
+ * User plus system CPU time of a process's threads, in milliseconds (clock ticks of 10 ms): all of them, the main
+ * thread (the event loop), V8's helpers (garbage collection, compilation) and Node worker threads (the SQLite writer).
+ */
+function processCpuMs(pid: number): { total: number; main: number; v8: number; workers: number } {
+  const ticks = { total: 0, main: 0, v8: 0, workers: 0 };
   for (const threadId of readdirSync(`/proc/${pid}/task`)) {
     const fields = readFileSync(`/proc/${pid}/task/${threadId}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    ticks += Number(fields[11]) + Number(fields[12]);
+    const threadTicks = Number(fields[11]) + Number(fields[12]);
+    const name = readFileSync(`/proc/${pid}/task/${threadId}/comm`, 'utf8').trim();
+    ticks.total += threadTicks;
+    if (threadId === String(pid)) ticks.main += threadTicks;
+    else if (name.startsWith('V8')) ticks.v8 += threadTicks;
+    else if (name === 'WorkerThread') ticks.workers += threadTicks;
   }
-  return ticks * 10;
+  return { total: ticks.total * 10, main: ticks.main * 10, v8: ticks.v8 * 10, workers: ticks.workers * 10 };
 }

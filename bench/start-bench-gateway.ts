@@ -110,7 +110,7 @@ async function runCli(env: Record<string, string>, args: readonly string[]): Pro
   return result.stdout;
 }
 
-async function findFreePort(): Promise<number> {
+export async function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

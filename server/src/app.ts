@@ -12,6 +12,7 @@ import { registerWebApp } from './http/web-app.ts';
 import { registerUtf8JsonBodyParser } from './http/utf8-json-body-parser.ts';
 import { writeError } from './http/write-error.ts';
 import { answerClientError } from './http/answer-client-error.ts';
+import { createLazyRequestLogger } from './http/lazy-request-logger.ts';
 import type { IdGenerator } from './lib/ids.ts';
 
 /** What the account and operator API needs; its routes also get the session guard that `buildApp` creates. */
@@ -37,6 +38,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: createLazyRequestLogger,
     genReqId: createRequestIdGenerator(deps.ids),
     requestIdHeader: false,
     bodyLimit: deps.bodyLimitBytes,
@@ -48,19 +50,27 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler: (error, socket) =>
       answerClientError({ error, socket, requestId: deps.ids.newId('req_'), log: deps.logger as FastifyBaseLogger }),
   });
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback hooks, not async ones: Fastify then makes no promise per request and hook. The log level is fixed at start.
+  const isRequestLogged = deps.logger.isLevelEnabled('info');
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      {
-        method: request.method,
-        route: request.routeOptions.url,
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-      },
-      'request',
-    );
+  app.addHook('onResponse', (request, reply, done) => {
+    if (isRequestLogged) {
+      // The root logger with the request's id: the same line as `request.log` writes, without building that logger.
+      deps.logger.info(
+        {
+          reqId: request.id,
+          method: request.method,
+          route: request.routeOptions.url,
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime),
+        },
+        'request',
+      );
+    }
+    done();
   });
   app.setErrorHandler((error, request, reply) => writeError(request, reply, error));
   registerUtf8JsonBodyParser(app);

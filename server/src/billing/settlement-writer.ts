@@ -40,7 +40,14 @@ export type SettlementWriterDeps = {
   openJournal?: (directory: string) => SettlementJournal;
 };
 
-type QueuedCharge = { charge: JournaledCharge; segment: JournalSegment; capturedMicros: number; holdId: string };
+/** `line` is the charge's JSON as the journal wrote it, reused for the SQLite writer thread's group. */
+type QueuedCharge = {
+  charge: JournaledCharge;
+  line: string;
+  segment: JournalSegment;
+  capturedMicros: number;
+  holdId: string;
+};
 
 const maxBatchSize = 512;
 const groupWindowMs = 10;
@@ -66,7 +73,10 @@ export function createSettlementWriter(deps: SettlementWriterDeps): SettlementWr
   const writeBatch = async (batch: readonly QueuedCharge[]): Promise<boolean> => {
     for (;;) {
       try {
-        const outcome = await deps.chargeWriter.write(batch.map((item) => item.charge));
+        const outcome = await deps.chargeWriter.write(
+          batch.map((item) => item.charge),
+          batch.map((item) => item.line),
+        );
         await deps.creditHolds.applyCommitted(toCommittedCharges(batch, outcome)).catch(deps.onError);
         for (const item of batch) journal.markApplied(item.segment, 1);
         writtenCount += batch.length;
@@ -126,9 +136,9 @@ export function createSettlementWriter(deps: SettlementWriterDeps): SettlementWr
           deps.onError(error);
           return false;
         });
-      let segment: JournalSegment;
+      let appended: { segment: JournalSegment; line: string };
       try {
-        segment = await journaled;
+        appended = await journaled;
       } catch (error) {
         // No journal (a full disk): write this charge to the database before the answer ends instead.
         deps.onError(error);
@@ -136,7 +146,7 @@ export function createSettlementWriter(deps: SettlementWriterDeps): SettlementWr
         return;
       }
       const capturedMicros = (await captured) ? input.capturedMicros : 0;
-      queue.push({ charge: input.charge, segment, capturedMicros, holdId: input.hold.holdId });
+      queue.push({ charge: input.charge, ...appended, capturedMicros, holdId: input.hold.holdId });
       submittedCount += 1;
       drainSoon();
     },
@@ -166,12 +176,12 @@ export function createSettlementWriter(deps: SettlementWriterDeps): SettlementWr
  * then goes to the database directly).
  */
 function createTurnAppender(journal: SettlementJournal): {
-  append: (charge: JournaledCharge) => Promise<JournalSegment>;
+  append: (charge: JournaledCharge) => Promise<{ segment: JournalSegment; line: string }>;
   writeNow: () => void;
 } {
   let pending: {
     charge: JournaledCharge;
-    resolve: (segment: JournalSegment) => void;
+    resolve: (journaled: { segment: JournalSegment; line: string }) => void;
     reject: (error: unknown) => void;
   }[] = [];
   let scheduled: NodeJS.Immediate | undefined;
@@ -182,8 +192,9 @@ function createTurnAppender(journal: SettlementJournal): {
     pending = [];
     if (batch.length === 0) return;
     try {
-      const segment = journal.appendMany(batch.map((item) => item.charge));
-      for (const item of batch) item.resolve(segment);
+      const lines = batch.map((item) => JSON.stringify(item.charge));
+      const segment = journal.appendLines(lines);
+      for (const [index, item] of batch.entries()) item.resolve({ segment, line: lines[index] ?? '' });
     } catch (error) {
       for (const item of batch) item.reject(error);
     }
@@ -224,7 +235,7 @@ async function writeUnjournaled(
 }
 
 function toCommittedCharges(
-  batch: readonly Omit<QueuedCharge, 'segment'>[],
+  batch: readonly Pick<QueuedCharge, 'charge' | 'capturedMicros' | 'holdId'>[],
   outcome: ChargesOutcome,
 ): CommittedCharges[] {
   const balances = new Map(outcome.balances.map((balance) => [balance.userId, balance]));

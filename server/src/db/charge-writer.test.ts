@@ -122,56 +122,60 @@ for (const kind of databaseKinds) {
       assert.equal(user.balance_micros, await balance(), 'the cached balance is the sum of the entries');
     });
 
-    test('every field of a usage row and the key spend arrive as settled', async () => {
-      const keyId = `key_writer_${kind}`;
-      await insertApiKey(handle.db, {
-        id: keyId,
-        user_id: userId,
-        name: 'writer',
-        key_hash: `hash-${kind}`,
-        prefix: 'sk-',
-        last_four: 'abcd',
-        created_at: 1,
-        expires_at: null,
-        spend_cap_micros: null,
-        allowed_models: null,
-        requests_per_minute: null,
-        tokens_per_minute: null,
-      });
-      const keyed = (costMicros: number, upstreamCostMicros: number | undefined): JournaledCharge => {
-        const base = charge(costMicros);
-        const usage = { ...base.usage, api_key_id: keyId, route_id: 'rte_a', provider: 'openai', error_code: 'x' };
-        return {
-          ...base,
-          usage: upstreamCostMicros === undefined ? usage : { ...usage, upstream_cost_micros: upstreamCostMicros },
+    for (const hasLines of [false, true]) {
+      const given = hasLines ? ", given with the journal's JSON lines" : '';
+      test(`every field of a usage row and the key spend arrive as settled${given}`, async () => {
+        const keyId = `key_writer_${kind}_${String(hasLines)}`;
+        await insertApiKey(handle.db, {
+          id: keyId,
+          user_id: userId,
+          name: 'writer',
+          key_hash: `hash-${kind}-${String(hasLines)}`,
+          prefix: 'sk-',
+          last_four: 'abcd',
+          created_at: 1,
+          expires_at: null,
+          spend_cap_micros: null,
+          allowed_models: null,
+          requests_per_minute: null,
+          tokens_per_minute: null,
+        });
+        const keyed = (costMicros: number, upstreamCostMicros: number | undefined): JournaledCharge => {
+          const base = charge(costMicros);
+          const usage = { ...base.usage, api_key_id: keyId, route_id: 'rte_a', provider: 'openai', error_code: 'x' };
+          return {
+            ...base,
+            usage: upstreamCostMicros === undefined ? usage : { ...usage, upstream_cost_micros: upstreamCostMicros },
+          };
         };
-      };
-      const first = keyed(30, 12);
-      const second = keyed(45, undefined);
-      await writer.write([first, second]);
-      const rows = await handle.db
-        .selectFrom('usage_records')
-        .selectAll()
-        .where('api_key_id', '=', keyId)
-        .orderBy('created_at')
-        .execute();
-      assert.deepEqual(
-        rows.map((row) => ({ ...row })),
-        [
-          { ...first.usage, upstream_cost_micros: 12 },
-          { ...second.usage, upstream_cost_micros: null },
-        ].map((usage) => ({ ...rows[0], ...usage })),
-      );
-      const key = await handle.db
-        .selectFrom('api_keys')
-        .select(['spent_micros', 'last_used_at'])
-        .where('id', '=', keyId)
-        .executeTakeFirstOrThrow();
-      assert.deepEqual(
-        { spent: Number(key.spent_micros), lastUsedAt: Number(key.last_used_at) },
-        { spent: 75, lastUsedAt: second.usage.created_at },
-      );
-    });
+        const first = keyed(30, 12);
+        const second = keyed(45, undefined);
+        const charges = [first, second];
+        await writer.write(charges, hasLines ? charges.map((item) => JSON.stringify(item)) : undefined);
+        const rows = await handle.db
+          .selectFrom('usage_records')
+          .selectAll()
+          .where('api_key_id', '=', keyId)
+          .orderBy('created_at')
+          .execute();
+        assert.deepEqual(
+          rows.map((row) => ({ ...row })),
+          [
+            { ...first.usage, upstream_cost_micros: 12 },
+            { ...second.usage, upstream_cost_micros: null },
+          ].map((usage) => ({ ...rows[0], ...usage })),
+        );
+        const key = await handle.db
+          .selectFrom('api_keys')
+          .select(['spent_micros', 'last_used_at'])
+          .where('id', '=', keyId)
+          .executeTakeFirstOrThrow();
+        assert.deepEqual(
+          { spent: Number(key.spent_micros), lastUsedAt: Number(key.last_used_at) },
+          { spent: 75, lastUsedAt: second.usage.created_at },
+        );
+      });
+    }
 
     test('an unbalanced ledger transaction is refused and writes nothing', async () => {
       const broken = charge(10);

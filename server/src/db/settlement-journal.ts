@@ -37,6 +37,11 @@ export type SettlementJournal = {
   append: (charge: JournaledCharge) => JournalSegment;
   /** `append` of several charges in one `write`: the lines of the calls settled in one event-loop turn. */
   appendMany: (charges: readonly JournaledCharge[]) => JournalSegment;
+  /**
+   * `appendMany` of charges already serialised, one `JSON.stringify(charge)` each (no newline), so a caller that
+   * needs the JSON again (the SQLite writer thread's group) serialises each charge once.
+   */
+  appendLines: (lines: readonly string[]) => JournalSegment;
   /** Call after the charges are committed to the database. */
   markApplied: (segment: JournalSegment, count: number) => void;
   close: () => void;
@@ -73,19 +78,20 @@ export function openSettlementJournal(
     }
   };
   open();
-  const appendMany = (charges: readonly JournaledCharge[]) => {
+  const appendLines = (lines: readonly string[]) => {
     if (current.bytes > maxSegmentBytes) {
       const finished = current;
       closeSync(fd);
       open();
       removeIfDone(finished);
     }
-    let lines = '';
-    for (const charge of charges) lines += `${JSON.stringify(charge)}\n`;
-    const bytes = Buffer.from(lines);
-    const written = writeSync(fd, bytes);
+    let text = '';
+    for (const line of lines) text += `${line}\n`;
+    // Written as a string: Node encodes it on the way to the system call, with no Buffer of our own per write.
+    const written = writeSync(fd, text);
+    const length = Buffer.byteLength(text);
     current.bytes += written;
-    if (written !== bytes.length) {
+    if (written !== length) {
       // A torn line (a full disk) ends this segment: replay skips it, and no later line is glued to it. The charges
       // of this write are then written to the database by the caller; a whole line of theirs that landed and is
       // replayed later counts once, since every charge is idempotent.
@@ -93,14 +99,17 @@ export function openSettlementJournal(
       closeSync(fd);
       open();
       removeIfDone(torn);
-      throw new Error(`the settlement journal took ${written} of ${bytes.length} bytes`);
+      throw new Error(`the settlement journal took ${written} of ${length} bytes`);
     }
-    current.appended += charges.length;
+    current.appended += lines.length;
     return current;
   };
+  const appendMany = (charges: readonly JournaledCharge[]) =>
+    appendLines(charges.map((charge) => JSON.stringify(charge)));
   return {
     append: (charge) => appendMany([charge]),
     appendMany,
+    appendLines,
     markApplied: (segment, count) => {
       segment.applied += count;
       removeIfDone(segment);

@@ -4,7 +4,10 @@ import { createSseResponse, type SseResponse } from './sse-response.ts';
 
 /** A Fastify reply that may turn into a server-sent event stream, and notices when the client leaves. */
 export type EventStreamReply = {
-  stream: SseResponse;
+  /** Built when first read: a call answered in one JSON body never reads it (nor pays for its timer and closures). */
+  readonly stream: SseResponse;
+  /** Whether the stream's headers went out (false while `stream` was never read). */
+  readonly isStarted: boolean;
   /** Aborted when the client closes the connection before the answer is complete. */
   signal: AbortSignal;
   /** Takes the raw socket from Fastify and sends the stream's headers: the reply's own plus `headers`. Idempotent. */
@@ -27,26 +30,32 @@ export function createEventStreamReply(reply: FastifyReply, keepAliveIntervalMs:
   reply.raw.on('close', () => {
     if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the connection.'));
   });
-  const stream = createSseResponse({ response: reply.raw, keepAliveIntervalMs });
+  let built: SseResponse | undefined;
+  const stream = () => (built ??= createSseResponse({ response: reply.raw, keepAliveIntervalMs }));
   let isRouteShown = false;
   const open = (headers: Record<string, string>) => {
-    if (stream.isStarted) return;
+    if (built?.isStarted === true) return;
     reply.hijack();
     for (const [name, value] of Object.entries(reply.getHeaders())) {
       if (value !== undefined) reply.raw.setHeader(name, value);
     }
     for (const [name, value] of Object.entries(headers)) reply.raw.setHeader(name, value);
-    stream.start();
+    stream().start();
   };
   return {
-    stream,
+    get stream() {
+      return stream();
+    },
+    get isStarted() {
+      return built?.isStarted === true;
+    },
     signal: controller.signal,
     open,
     openWithRoute: (caller, routeId) => {
       if (isRouteShown) return;
       isRouteShown = true;
-      if (!stream.isStarted) open(gatewayRouteHeader(caller, routeId));
-      else if (caller.isOperator) stream.writeComment(`gateway-route ${routeId}`);
+      if (built?.isStarted !== true) open(gatewayRouteHeader(caller, routeId));
+      else if (caller.isOperator) built.writeComment(`gateway-route ${routeId}`);
     },
     openWhenSilent: () => {
       const timer = setTimeout(() => {

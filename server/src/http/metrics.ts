@@ -61,10 +61,11 @@ export function createHttpMetrics(): HttpMetrics {
  * port only to a bearer of the metrics token; otherwise that path is an ordinary 404.
  */
 export function registerMetrics(app: FastifyInstance, metrics: HttpMetrics, access: MetricsAccess): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.requests.inc({ route, method: request.method, status: String(reply.statusCode) });
     metrics.durationSeconds.observe({ route }, reply.elapsedTime / 1000);
+    done();
   });
   const { token } = access;
   if (!access.isOnPublicPort || token === undefined) {

@@ -1,8 +1,6 @@
 import type { ChatRequest } from '../openai-api/chat-request.ts';
 import type { RequestSize } from './reserve-credits.ts';
 
-const encoder = new TextEncoder();
-
 /**
  * What the hold needs to know of a chat request: its input's UTF-8 byte count (message text, tool calls, tool
  * definitions and the response schema, all of which vendors bill as input; an image counts as an image, not as the
@@ -12,7 +10,8 @@ export function measureChatRequest(request: ChatRequest): RequestSize {
   let textBytes = 0;
   let imageCount = 0;
   const count = (text: string | null | undefined) => {
-    if (text) textBytes += encoder.encode(text).length;
+    // Counted without encoding a copy; a lone surrogate counts 3 bytes here as in TextEncoder's U+FFFD.
+    if (text) textBytes += Buffer.byteLength(text);
   };
   for (const message of request.messages) {
     if (typeof message.content === 'string') count(message.content);

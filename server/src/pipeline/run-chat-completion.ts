@@ -9,8 +9,8 @@ import { InternalError } from '../errors/internal-error.ts';
 import { toUnixSeconds } from '../lib/clock.ts';
 import { microsToUsd } from '../lib/money.ts';
 import type { ChatCompletion } from '../openai-api/chat-completion.ts';
-import { chatRequestSchema, type ChatRequest } from '../openai-api/chat-request.ts';
-import { parseWireRequest } from '../openai-api/parse-request.ts';
+import type { ChatRequest } from '../openai-api/chat-request.ts';
+import { parseChatRequest } from '../openai-api/parse-chat-request.ts';
 import { UpstreamFailureError, type ProviderAdapter, type RelayedCompletion } from '../providers/provider-adapter.ts';
 import type { Admission } from './admit-call.ts';
 import type { Caller } from './authenticate.ts';
@@ -79,7 +79,7 @@ export async function runChatCompletion(
   },
 ): Promise<void> {
   const startedAtMs = deps.clock.nowMs();
-  const request = parseWireRequest(chatRequestSchema, input.body);
+  const request = parseChatRequest(input.body);
   const model = resolveModel(deps, { caller: input.caller, modelId: request.model, kind: 'text' });
   const chosen = chooseRoutes(deps, { model, userId: input.caller.userId });
   const fim =

@@ -140,6 +140,18 @@ describe('routing policy', () => {
     assert.equal(derived, 1, 'derived once for both groups');
   });
 
+  it('gives the one route an account may use, or says why it is out of rotation', () => {
+    const reservedElsewhere = route('theirs', { reservedForUserIds: ['usr_b'] });
+    assert.deepEqual(ids(order([reservedElsewhere, route('public')]).ordered), ['public']);
+    const cooling = order([route('only')], { views: { only: { isAvailable: false, state: 'cooling' } } });
+    assert.deepEqual(ids(cooling.ordered), []);
+    assert.deepEqual(
+      cooling.unavailable.map((entry) => [entry.route.id, entry.view.state]),
+      [['only', 'cooling']],
+    );
+    assert.deepEqual(order([reservedElsewhere], { userId: 'usr_a' }), { ordered: [], unavailable: [] });
+  });
+
   it('keeps a conversation where it was when another route drops out', () => {
     const routes = [route('r1'), route('r2'), route('r3')];
     for (let index = 0; index < 20; index += 1) {

@@ -55,6 +55,14 @@ export function chooseRouteOrder<Candidate extends RoutingCandidate>(input: {
   isCheapestFirst?: boolean;
 }): RouteOrder<Candidate> {
   const usable = input.routes.filter((route) => isAllowedFor(route, input.userId));
+  // One route the account may use (most models): the same order as below, without building groups to sort.
+  const [only] = usable;
+  if (usable.length === 1 && only !== undefined) {
+    const view = input.viewOf(only);
+    return view.isAvailable
+      ? { ordered: [only], unavailable: [] }
+      : { ordered: [], unavailable: [{ route: only, view }] };
+  }
   const unavailable: RouteOrder<Candidate>['unavailable'] = [];
   const available: { route: Candidate; view: RouteHealthView; tier: number }[] = [];
   for (const route of usable) {

@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayError } from '../../errors/gateway-error.ts';
 import { InternalError } from '../../errors/internal-error.ts';
-import type { SseResponse } from '../sse-response.ts';
 import { toGatewayError } from '../write-error.ts';
 
 /**
@@ -15,7 +14,8 @@ export function answerFailedCall(input: {
   reply: FastifyReply;
   error: unknown;
   signal: AbortSignal;
-  stream: SseResponse;
+  /** The call's event stream (or its `EventStreamReply`, which builds none for an answer that never streamed). */
+  stream: { readonly isStarted: boolean };
   endStream: (error: GatewayError) => void;
 }): FastifyReply {
   const { reply, error, stream } = input;

@@ -8,9 +8,8 @@ import type { TakeCallSlotDeps } from '../../pipeline/take-call-slot.ts';
 import { runChatCompletion, type ChatCompletionDeps } from '../../pipeline/run-chat-completion.ts';
 import { readAuthHeaders } from '../read-auth-headers.ts';
 import { answerFailedCall } from './answer-failed-call.ts';
-import { createEventStreamReply } from '../create-event-stream-reply.ts';
+import { createEventStreamReply, type EventStreamReply } from '../create-event-stream-reply.ts';
 import { gatewayRouteHeader } from '../gateway-route-header.ts';
-import type { SseResponse } from '../sse-response.ts';
 import { toErrorBody } from '../write-error.ts';
 
 export type ChatCompletionsRouteDeps = AuthenticateDeps &
@@ -35,22 +34,24 @@ export function registerChatCompletionRoutes(app: FastifyInstance, deps: ChatCom
     } catch (failure) {
       const error = await admission.refusalOr(failure);
       const { signal, sendStreamError } = sink.sink;
-      return answerFailedCall({ request, reply, error, signal, stream: sink.stream, endStream: sendStreamError });
+      return answerFailedCall({ request, reply, error, signal, stream: sink.events, endStream: sendStreamError });
     }
     return reply.sent ? reply : sink.completion();
   });
 }
 
-/** The ChatSink over a Fastify reply: JSON for a completion, server-sent events (on the raw socket) for a stream. */
+/**
+ * The ChatSink over a Fastify reply: JSON for a completion, server-sent events (on the raw socket) for a stream. The
+ * event stream is built only when a stream starts (`events.stream` is read lazily), not for every call.
+ */
 function createHttpChatSink(input: {
   request: FastifyRequest;
   reply: FastifyReply;
   caller: Caller;
   keepAliveIntervalMs: number;
-}): { sink: ChatSink; stream: SseResponse; completion: () => ChatCompletion | string | undefined } {
+}): { sink: ChatSink; events: EventStreamReply; completion: () => ChatCompletion | string | undefined } {
   const { request, reply } = input;
   const events = createEventStreamReply(reply, input.keepAliveIntervalMs);
-  const { stream } = events;
   let completion: ChatCompletion | string | undefined;
   const sink: ChatSink = {
     signal: events.signal,
@@ -66,18 +67,18 @@ function createHttpChatSink(input: {
     },
     awaitStream: events.openWhenSilent,
     startStream: (origin) => events.openWithRoute(input.caller, origin.routeId),
-    sendChunk: (chunk: ChatChunk) => stream.writeData(JSON.stringify(chunk)),
-    sendChunkJson: (json) => stream.writeData(json),
-    waitForDrain: stream.waitForDrain,
+    sendChunk: (chunk: ChatChunk) => events.stream.writeData(JSON.stringify(chunk)),
+    sendChunkJson: (json) => events.stream.writeData(json),
+    waitForDrain: () => events.stream.waitForDrain(),
     sendStreamError: (error) => {
       request.log.warn({ code: error.code, status: error.status }, 'stream ended with an error');
-      stream.writeData(JSON.stringify(toErrorBody(error)));
-      stream.end();
+      events.stream.writeData(JSON.stringify(toErrorBody(error)));
+      events.stream.end();
     },
     endStream: () => {
-      stream.writeDone();
-      stream.end();
+      events.stream.writeDone();
+      events.stream.end();
     },
   };
-  return { sink, stream, completion: () => completion };
+  return { sink, events, completion: () => completion };
 }
