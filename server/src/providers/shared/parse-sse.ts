@@ -23,84 +23,88 @@ const eventField = Buffer.from('event');
  * @see https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
  */
 export async function* parseSse(body: AsyncIterable<Uint8Array>): AsyncGenerator<SseEvent> {
-  const parser = createSseParser();
+  const state = newSseParser();
   const events: SseEvent[] = [];
   for await (const bytes of body) {
-    const isDone = parser.push(bytes, events);
+    const isDone = pushSseBytes(state, bytes, events);
     for (const event of events) yield event;
     events.length = 0;
     if (isDone) return;
   }
-  parser.end(events);
+  endSse(state, events);
   yield* events;
 }
 
 /**
  * The parser works on bytes: a line end is a single byte that never occurs inside a multi-byte UTF-8 character, so
  * each complete line is decoded on its own (no streaming decoder per stream, no joined text to split again), and
- * comment lines (keep-alives) are skipped without being decoded at all.
+ * comment lines (keep-alives) are skipped without being decoded at all. One plain object per stream holds its state.
  */
-type SseParser = {
-  /** Adds the events completed by `bytes` to `out`; true once `data: [DONE]` was read (later bytes are not read). */
-  push: (bytes: Uint8Array, out: SseEvent[]) => boolean;
-  /** Dispatches the event left open when the body ended. */
-  end: (out: SseEvent[]) => void;
+export type SseParser = {
+  /** The unfinished line's pieces (copies: the upstream's buffers are not held) and its length in bytes. */
+  restPieces: Buffer[];
+  restBytes: number;
+  /** The previous piece ended with `\r`: a `\n` starting this one belongs to that line end. */
+  skipsLineFeed: boolean;
+  isFirstLine: boolean;
+  pending: PendingEvent;
 };
 
-function createSseParser(): SseParser {
-  // The unfinished line's pieces (copies: the upstream's buffers are not held) and its length in bytes.
-  let restPieces: Buffer[] = [];
-  let restBytes = 0;
-  // The previous piece ended with `\r`: a `\n` starting this one belongs to that line end.
-  let skipsLineFeed = false;
-  let isFirstLine = true;
-  const pending: PendingEvent = { name: undefined, data: undefined, dataBytes: 0 };
-  const completeLine = (line: Buffer, out: SseEvent[]): boolean => {
-    const whole = restBytes === 0 ? line : Buffer.concat([...restPieces, line], restBytes + line.length);
-    restPieces = [];
-    restBytes = 0;
-    const text = isFirstLine ? withoutByteOrderMark(whole) : whole;
-    isFirstLine = false;
-    if (text.length > 0) {
-      applyField(pending, text);
-      return false;
+export function newSseParser(): SseParser {
+  const pending = { name: undefined, data: undefined, dataBytes: 0 };
+  return { restPieces: [], restBytes: 0, skipsLineFeed: false, isFirstLine: true, pending };
+}
+
+/** Adds the events completed by `bytes` to `out`; true once `data: [DONE]` was read (later bytes are not read). */
+export function pushSseBytes(state: SseParser, bytes: Uint8Array, out: SseEvent[]): boolean {
+  const piece = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let start = 0;
+  if (state.skipsLineFeed && piece.length > 0) {
+    state.skipsLineFeed = false;
+    if (piece[0] === lineFeed) start = 1;
+  }
+  let nextFeed = piece.indexOf(lineFeed, start);
+  let nextReturn = piece.indexOf(carriageReturn, start);
+  while (nextFeed !== -1 || nextReturn !== -1) {
+    const end = nextReturn === -1 || (nextFeed !== -1 && nextFeed < nextReturn) ? nextFeed : nextReturn;
+    if (completeLine(state, piece.subarray(start, end), out)) return true;
+    checkEventSize(state.pending.dataBytes);
+    start = end + 1;
+    if (piece[end] === carriageReturn) {
+      if (start === piece.length) state.skipsLineFeed = true;
+      else if (piece[start] === lineFeed) start += 1;
     }
-    return dispatch(pending, out);
-  };
-  return {
-    push: (bytes, out) => {
-      const piece = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      let start = 0;
-      if (skipsLineFeed && piece.length > 0) {
-        skipsLineFeed = false;
-        if (piece[0] === lineFeed) start = 1;
-      }
-      let nextFeed = piece.indexOf(lineFeed, start);
-      let nextReturn = piece.indexOf(carriageReturn, start);
-      while (nextFeed !== -1 || nextReturn !== -1) {
-        const end = nextReturn === -1 || (nextFeed !== -1 && nextFeed < nextReturn) ? nextFeed : nextReturn;
-        if (completeLine(piece.subarray(start, end), out)) return true;
-        checkEventSize(pending.dataBytes);
-        start = end + 1;
-        if (piece[end] === carriageReturn) {
-          if (start === piece.length) skipsLineFeed = true;
-          else if (piece[start] === lineFeed) start += 1;
-        }
-        if (nextFeed !== -1 && nextFeed < start) nextFeed = piece.indexOf(lineFeed, start);
-        if (nextReturn !== -1 && nextReturn < start) nextReturn = piece.indexOf(carriageReturn, start);
-      }
-      if (start < piece.length) {
-        restPieces.push(Buffer.from(piece.subarray(start)));
-        restBytes += piece.length - start;
-      }
-      checkEventSize(pending.dataBytes + restBytes);
-      return false;
-    },
-    end: (out) => {
-      if (restBytes > 0) completeLine(Buffer.alloc(0), out);
-      dispatch(pending, out);
-    },
-  };
+    if (nextFeed !== -1 && nextFeed < start) nextFeed = piece.indexOf(lineFeed, start);
+    if (nextReturn !== -1 && nextReturn < start) nextReturn = piece.indexOf(carriageReturn, start);
+  }
+  if (start < piece.length) {
+    state.restPieces.push(Buffer.from(piece.subarray(start)));
+    state.restBytes += piece.length - start;
+  }
+  checkEventSize(state.pending.dataBytes + state.restBytes);
+  return false;
+}
+
+/** Adds the event left open when the body ended (some vendors close without a final blank line) to `out`. */
+export function endSse(state: SseParser, out: SseEvent[]): void {
+  if (state.restBytes > 0) completeLine(state, Buffer.alloc(0), out);
+  dispatch(state.pending, out);
+}
+
+/** One line, with the unfinished rest it ends: a field, or the blank line that dispatches; true for `[DONE]`. */
+function completeLine(state: SseParser, line: Buffer, out: SseEvent[]): boolean {
+  const whole = state.restBytes === 0 ? line : Buffer.concat([...state.restPieces, line]);
+  if (state.restBytes > 0) {
+    state.restPieces = [];
+    state.restBytes = 0;
+  }
+  const text = state.isFirstLine ? withoutByteOrderMark(whole) : whole;
+  state.isFirstLine = false;
+  if (text.length > 0) {
+    applyField(state.pending, text);
+    return false;
+  }
+  return dispatch(state.pending, out);
 }
 
 type PendingEvent = { name: string | undefined; data: string | undefined; dataBytes: number };
