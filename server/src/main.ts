@@ -60,7 +60,7 @@ export async function runGateway(startConfig: Config): Promise<void> {
   }
   if (!hasSemiSpaceCap(process.execArgv, config.nodeOptions)) {
     logger.warn(
-      "V8's young generation is not capped: start node with --max-semi-space-size=16 (npm start sets it in NODE_OPTIONS; 4 for the least memory) or resident memory under load grows by about 150 MB",
+      "V8's young generation is not capped: start node with --max-semi-space-size=12 (npm start sets it in NODE_OPTIONS; 4 for the least memory) or resident memory under load grows by about 150 MB",
     );
   }
   let isStopping = false;
@@ -83,8 +83,9 @@ export async function runGateway(startConfig: Config): Promise<void> {
 /**
  * V8 sizes the young generation when the process starts, so a semi-space cap set from inside the running gateway
  * (`v8.setFlagsFromString`) has no effect: the cap must be on Node's command line or in NODE_OPTIONS, which
- * `npm start` sets to a 16 MB semi-space (decision 1650). Without it V8 grows each semi-space to 32 MB under load and
- * the resident peak of the c=64 benchmark rises from about 210 to about 360 MB, so the gateway says so once it listens.
+ * `npm start` sets to a 12 MB semi-space (decisions 1650, 1841). Without it V8 grows each semi-space to 32 MB under
+ * load and the resident peak of the c=64 benchmark rises from about 230 to about 360 MB, so the gateway says so once it
+ * listens.
  * `lean` also asks V8 to collect the old generation sooner (memory saver mode, which V8 reads at each collection).
  */
 function applyMemoryMode(config: Config): void {

@@ -1,5 +1,5 @@
-/** How far V8 may let the old generation grow past its live size while many connections are open (decision 1760). */
-export const cappedGrowthPercent = 25;
+/** How far V8 may let the old generation grow past its live size with many connections open (decisions 1760, 1840). */
+export const cappedGrowthPercent = 10;
 
 /**
  * Open TCP sockets (clients and upstreams together) from which the cap applies: 1,000 open streams hold about 2,000,
@@ -17,7 +17,7 @@ export type OldGenerationGrowthDeps = {
 /**
  * Caps V8's old-generation growth while many connections are open, and gives V8 its own factor back when they close.
  * With many streams open, V8's factor (up to 4× on a small heap) let the old generation reach twice its live size
- * with promoted garbage before each mark-compact; capped, that garbage stays near a quarter of the live size, at the
+ * with promoted garbage before each mark-compact; capped, that garbage stays near a tenth of the live size, at the
  * price of more frequent mark-compacts, which a few busy connections pay for in throughput and many slow streams
  * barely notice. Returns the check, to run on a timer.
  */

@@ -13,6 +13,7 @@ import {
 } from '../providers/provider-adapter.ts';
 import { getProviderAdapter } from '../providers/registry.ts';
 import { parseSse } from '../providers/shared/parse-sse.ts';
+import { readEventStream } from '../providers/shared/read-event-stream.ts';
 import { postJson } from '../providers/shared/post-json.ts';
 import { readUpstreamBody, readUpstreamBodyAndText } from '../providers/shared/read-upstream-body.ts';
 import { defaultUpstreamTimeouts, type UpstreamTimeouts } from '../providers/shared/upstream-timeouts.ts';
@@ -242,9 +243,10 @@ async function requestRoute<Completion>(
     attempt.finish({ kind: 'success' });
     return completion;
   }
-  const chunks = adapter
-    .parseStream({ events: parseSse(response.body), ...identity, id: `chatcmpl-${input.requestId}` })
-    [Symbol.asyncIterator]();
+  const streamIdentity = { ...identity, id: `chatcmpl-${input.requestId}` };
+  const chunks = adapter.createStreamConverter
+    ? readEventStream(response.body, adapter.createStreamConverter(streamIdentity))
+    : adapter.parseStream({ events: parseSse(response.body), ...streamIdentity })[Symbol.asyncIterator]();
   let first: IteratorResult<ChatChunk>;
   try {
     first = await chunks.next();

@@ -95,8 +95,26 @@ export type ProviderAdapter = {
     createdUnixSeconds: number;
     id: string;
   }) => AsyncIterable<ChatChunk>;
+  /**
+   * `parseStream`'s conversion one event at a time, for adapters that have it: the gateway's streamed path then reads
+   * the body, splits its events and converts them in one loop (`shared/read-event-stream.ts`) instead of a chain of
+   * generators per stream. Must give exactly what `parseStream` gives.
+   */
+  createStreamConverter?: (input: {
+    requestedModel: string;
+    createdUnixSeconds: number;
+    id: string;
+  }) => StreamEventConverter;
   /** A non-2xx vendor response → how to handle it. `body` is parsed JSON, or the raw text when it was not JSON. */
   parseError: (input: { status: number; body: unknown; headers: Readonly<Record<string, string>> }) => UpstreamFailure;
+};
+
+/** A stream's conversion fed one event at a time; both append what they produce to `out`. */
+export type StreamEventConverter = {
+  /** Throws an UpstreamFailureError for a vendor's mid-stream error. */
+  onEvent: (event: SseEvent, out: ChatChunk[]) => void;
+  /** At the stream's end: the closing chunks (usage); throws when it was cut off before every choice finished. */
+  onEnd: (out: ChatChunk[]) => void;
 };
 
 /** Thrown by adapters and shared mechanics when an upstream fails mid-call (for example a mid-stream error event). */

@@ -1,5 +1,5 @@
 import type { ChatChunk, Usage } from '../../openai-api/chat-completion.ts';
-import type { SseEvent } from '../provider-adapter.ts';
+import type { SseEvent, StreamEventConverter } from '../provider-adapter.ts';
 import { markRelayed } from '../shared/relayed-chunk.ts';
 import { createChunkBuilder, type ChunkBuilder } from '../shared/chunk-builder.ts';
 import { createTruncatedStreamError, parseVendorBody } from '../shared/parse-vendor-body.ts';
@@ -30,19 +30,34 @@ type StreamState = {
   hasFinishedAny: boolean;
 };
 
-/**
- * OpenAI-dialect chunks → canonical chunks rebuilt through the chunk builder (so vendor extras never reach a delta).
- * @see https://platform.openai.com/docs/api-reference/chat-streaming/streaming
- */
-export async function* convertStream(input: {
-  events: AsyncIterable<SseEvent>;
+type ConvertStreamInput = {
   requestedModel: string;
   createdUnixSeconds: number;
   id: string;
   quirks: DialectQuirks;
   /** OpenAI's own streams: chunks already in the builder's form are forwarded as sent (`relay-chunk.ts`). */
   relaysChunks?: boolean;
-}): AsyncGenerator<ChatChunk> {
+};
+
+/**
+ * OpenAI-dialect chunks → canonical chunks rebuilt through the chunk builder (so vendor extras never reach a delta).
+ * @see https://platform.openai.com/docs/api-reference/chat-streaming/streaming
+ */
+export async function* convertStream(
+  input: ConvertStreamInput & { events: AsyncIterable<SseEvent> },
+): AsyncGenerator<ChatChunk> {
+  const converter = createStreamConverter(input);
+  const chunks: ChatChunk[] = [];
+  for await (const event of input.events) {
+    converter.onEvent(event, chunks);
+    yield* chunks.splice(0);
+  }
+  converter.onEnd(chunks);
+  yield* chunks;
+}
+
+/** The same conversion one event at a time, for the gateway's streamed path (`read-event-stream.ts`). */
+export function createStreamConverter(input: ConvertStreamInput): StreamEventConverter {
   const state: StreamState = {
     id: input.id,
     builder: createChunkBuilder({ id: input.id, created: input.createdUnixSeconds, model: input.requestedModel }),
@@ -59,16 +74,20 @@ export async function* convertStream(input: {
         model: JSON.stringify(input.requestedModel),
       }
     : undefined;
-  for await (const event of input.events) {
-    if (isErrorEvent(event.data, input.quirks)) throw convertMidStreamError(event.data, input.quirks);
-    const relayed = identity === undefined ? undefined : relayOpenAiChunk(event, state.builder, identity);
-    if (relayed === undefined) yield* onChunk(state, event.data);
-    else {
-      state.hasFinishedAny ||= relayed.isFinishing;
-      yield markRelayed(relayed.chunk, relayed.json);
-    }
-  }
-  yield* onEnd(state);
+  return {
+    onEvent: (event, out) => {
+      if (isErrorEvent(event.data, input.quirks)) throw convertMidStreamError(event.data, input.quirks);
+      const relayed = identity === undefined ? undefined : relayOpenAiChunk(event, state.builder, identity);
+      if (relayed === undefined) out.push(...onChunk(state, event.data));
+      else {
+        state.hasFinishedAny ||= relayed.isFinishing;
+        out.push(markRelayed(relayed.chunk, relayed.json));
+      }
+    },
+    onEnd: (out) => {
+      out.push(...onEnd(state));
+    },
+  };
 }
 
 function onChunk(state: StreamState, data: unknown): ChatChunk[] {

@@ -3,7 +3,7 @@ import type { ProviderAdapter } from '../provider-adapter.ts';
 import { joinUrl } from '../shared/join-url.ts';
 import { convertRequest } from './convert-request.ts';
 import { convertResponse } from './convert-response.ts';
-import { convertStream } from './convert-stream.ts';
+import { convertStream, createStreamConverter } from './convert-stream.ts';
 import type { DialectQuirks } from './dialect-quirks.ts';
 import { parseDialectError } from './errors.ts';
 import { openAiQuirks } from './openai-quirks.ts';
@@ -28,6 +28,7 @@ export function createOpenAiDialectAdapter(id: ProviderId, quirks: DialectQuirks
     }),
     parseResponse: (input) => convertResponse({ ...input, quirks }),
     parseStream: (input) => convertStream({ ...input, quirks }),
+    createStreamConverter: (input) => createStreamConverter({ ...input, quirks }),
     parseError: (input) => parseDialectError(input, quirks),
   };
 }
@@ -41,4 +42,5 @@ export const openAiAdapter: ProviderAdapter = {
   ...createOpenAiDialectAdapter('openai', openAiQuirks),
   relayResponse: (input) => relayOpenAiResponse(input, openAiQuirks),
   parseStream: (input) => convertStream({ ...input, quirks: openAiQuirks, relaysChunks: true }),
+  createStreamConverter: (input) => createStreamConverter({ ...input, quirks: openAiQuirks, relaysChunks: true }),
 };

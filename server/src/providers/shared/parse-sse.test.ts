@@ -39,6 +39,27 @@ describe('parseSse', () => {
     );
   });
 
+  it('ends a line at a \\r that closes one chunk when the next does not start with \\n', async () => {
+    const events = await collect(['data: {"a":1}\r', '\rdata: {"a":2}\r', '\r']);
+    assert.deepEqual(
+      events.map((event) => event.data),
+      [{ a: 1 }, { a: 2 }],
+    );
+  });
+
+  it('keeps a line whose bytes arrive over several chunks, and a byte-order mark split across them', async () => {
+    const bom = [0xef, 0xbb, 0xbf];
+    const events = await collect([
+      new Uint8Array(bom.slice(0, 1)),
+      new Uint8Array(bom.slice(1)),
+      'da',
+      'ta: {"te',
+      'xt":"ok"}\n',
+      '\n',
+    ]);
+    assert.deepEqual(events, [{ event: undefined, data: { text: 'ok' }, text: '{"text":"ok"}' }]);
+  });
+
   it('joins multi-line data with \\n', async () => {
     const events = await collect(['data: {"text":\ndata: "two lines"}\n\n']);
     assert.deepEqual(events[0]?.data, { text: 'two lines' });

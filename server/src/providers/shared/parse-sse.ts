@@ -1,13 +1,18 @@
 import { UpstreamFailureError, type SseEvent } from '../provider-adapter.ts';
 
-type PendingEvent = { name: string | undefined; dataLines: string[]; dataChars: number };
-
 /**
- * The largest event accepted, in characters of its unfinished line plus the data lines it has gathered: far above any
+ * The largest event accepted, in bytes of its unfinished line plus the data lines it has gathered: far above any
  * real chunk (a whole image as base64 is a few MB), low enough that a faulty upstream that never ends a line or an
  * event cannot grow the gateway's memory without bound.
  */
 export const maxSseEventChars = 8 * 1024 * 1024;
+
+const lineFeed = 0x0a;
+const carriageReturn = 0x0d;
+const colon = 0x3a;
+const space = 0x20;
+const dataField = Buffer.from('data');
+const eventField = Buffer.from('event');
 
 /**
  * Splits an upstream byte stream into server-sent events and parses each `data` as JSON (the WHATWG event-stream
@@ -18,45 +23,98 @@ export const maxSseEventChars = 8 * 1024 * 1024;
  * @see https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
  */
 export async function* parseSse(body: AsyncIterable<Uint8Array>): AsyncGenerator<SseEvent> {
-  const decoder = new TextDecoder();
-  let pending = newPendingEvent();
-  let buffer = '';
+  const state = newSseParser();
+  const events: SseEvent[] = [];
   for await (const bytes of body) {
-    const text = decoder.decode(bytes, { stream: true });
-    // A piece without a line end only grows the unfinished line: no need to scan the whole line again.
-    const hasLineEnd = /[\r\n]/.test(text) || buffer.endsWith('\r');
-    buffer += text;
-    if (!hasLineEnd) {
-      checkEventSize(pending, buffer);
-      continue;
-    }
-    const { lines, rest } = splitLines(buffer);
-    buffer = rest;
-    for (const line of lines) {
-      if (line !== '') {
-        applyField(pending, line);
-        checkEventSize(pending, buffer);
-        continue;
-      }
-      const event = dispatch(pending);
-      pending = newPendingEvent();
-      if (event === 'done') return;
-      if (event !== undefined) yield event;
-    }
-    checkEventSize(pending, buffer);
+    const isDone = pushSseBytes(state, bytes, events);
+    for (const event of events) yield event;
+    events.length = 0;
+    if (isDone) return;
   }
-  const tail = (buffer + decoder.decode()).replace(/\r$/, '');
-  for (const line of tail === '' ? [] : tail.split(/\r\n|\r|\n/)) applyField(pending, line);
-  const event = dispatch(pending);
-  if (event !== undefined && event !== 'done') yield event;
+  endSse(state, events);
+  yield* events;
 }
 
-function newPendingEvent(): PendingEvent {
-  return { name: undefined, dataLines: [], dataChars: 0 };
+/**
+ * The parser works on bytes: a line end is a single byte that never occurs inside a multi-byte UTF-8 character, so
+ * each complete line is decoded on its own (no streaming decoder per stream, no joined text to split again), and
+ * comment lines (keep-alives) are skipped without being decoded at all. One plain object per stream holds its state.
+ */
+export type SseParser = {
+  /** The unfinished line's pieces (copies: the upstream's buffers are not held) and its length in bytes. */
+  restPieces: Buffer[];
+  restBytes: number;
+  /** The previous piece ended with `\r`: a `\n` starting this one belongs to that line end. */
+  skipsLineFeed: boolean;
+  isFirstLine: boolean;
+  pending: PendingEvent;
+};
+
+export function newSseParser(): SseParser {
+  const pending = { name: undefined, data: undefined, dataBytes: 0 };
+  return { restPieces: [], restBytes: 0, skipsLineFeed: false, isFirstLine: true, pending };
 }
 
-function checkEventSize(pending: PendingEvent, unfinishedLine: string): void {
-  if (pending.dataChars + unfinishedLine.length <= maxSseEventChars) return;
+/** Adds the events completed by `bytes` to `out`; true once `data: [DONE]` was read (later bytes are not read). */
+export function pushSseBytes(state: SseParser, bytes: Uint8Array, out: SseEvent[]): boolean {
+  const piece = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let start = 0;
+  if (state.skipsLineFeed && piece.length > 0) {
+    state.skipsLineFeed = false;
+    if (piece[0] === lineFeed) start = 1;
+  }
+  let nextFeed = piece.indexOf(lineFeed, start);
+  let nextReturn = piece.indexOf(carriageReturn, start);
+  while (nextFeed !== -1 || nextReturn !== -1) {
+    const end = nextReturn === -1 || (nextFeed !== -1 && nextFeed < nextReturn) ? nextFeed : nextReturn;
+    if (completeLine(state, piece.subarray(start, end), out)) return true;
+    checkEventSize(state.pending.dataBytes);
+    start = end + 1;
+    if (piece[end] === carriageReturn) {
+      if (start === piece.length) state.skipsLineFeed = true;
+      else if (piece[start] === lineFeed) start += 1;
+    }
+    if (nextFeed !== -1 && nextFeed < start) nextFeed = piece.indexOf(lineFeed, start);
+    if (nextReturn !== -1 && nextReturn < start) nextReturn = piece.indexOf(carriageReturn, start);
+  }
+  if (start < piece.length) {
+    state.restPieces.push(Buffer.from(piece.subarray(start)));
+    state.restBytes += piece.length - start;
+  }
+  checkEventSize(state.pending.dataBytes + state.restBytes);
+  return false;
+}
+
+/** Adds the event left open when the body ended (some vendors close without a final blank line) to `out`. */
+export function endSse(state: SseParser, out: SseEvent[]): void {
+  if (state.restBytes > 0) completeLine(state, Buffer.alloc(0), out);
+  dispatch(state.pending, out);
+}
+
+/** One line, with the unfinished rest it ends: a field, or the blank line that dispatches; true for `[DONE]`. */
+function completeLine(state: SseParser, line: Buffer, out: SseEvent[]): boolean {
+  const whole = state.restBytes === 0 ? line : Buffer.concat([...state.restPieces, line]);
+  if (state.restBytes > 0) {
+    state.restPieces = [];
+    state.restBytes = 0;
+  }
+  const text = state.isFirstLine ? withoutByteOrderMark(whole) : whole;
+  state.isFirstLine = false;
+  if (text.length > 0) {
+    applyField(state.pending, text);
+    return false;
+  }
+  return dispatch(state.pending, out);
+}
+
+type PendingEvent = { name: string | undefined; data: string | undefined; dataBytes: number };
+
+function withoutByteOrderMark(line: Buffer): Buffer {
+  return line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf ? line.subarray(3) : line;
+}
+
+function checkEventSize(bytes: number): void {
+  if (bytes <= maxSseEventChars) return;
   throw new UpstreamFailureError({
     kind: 'retryable',
     status: 502,
@@ -65,38 +123,38 @@ function checkEventSize(pending: PendingEvent, unfinishedLine: string): void {
   });
 }
 
-/** Complete lines, and the unfinished rest. A trailing `\r` stays in the rest: the next byte may be its `\n`. */
-function splitLines(buffer: string): { lines: string[]; rest: string } {
-  const lines: string[] = [];
-  const lineEnd = /\r\n|\r|\n/g;
-  let start = 0;
-  for (let match = lineEnd.exec(buffer); match !== null; match = lineEnd.exec(buffer)) {
-    if (match[0] === '\r' && match.index === buffer.length - 1) break;
-    lines.push(buffer.slice(start, match.index));
-    start = match.index + match[0].length;
+/** One non-empty line: `data` and `event` are kept, comments and other fields (`id`, `retry`) ignored. */
+function applyField(pending: PendingEvent, line: Buffer): void {
+  if (line[0] === colon) return;
+  const fieldEnd = line.indexOf(colon);
+  const nameEnd = fieldEnd === -1 ? line.length : fieldEnd;
+  const isData = isField(line, nameEnd, dataField);
+  if (!isData && !isField(line, nameEnd, eventField)) return;
+  let valueStart = fieldEnd === -1 ? line.length : fieldEnd + 1;
+  if (line[valueStart] === space) valueStart += 1;
+  const value = line.toString('utf8', valueStart);
+  if (!isData) {
+    pending.name = value;
+    return;
   }
-  return { lines, rest: buffer.slice(start) };
+  pending.data = pending.data === undefined ? value : `${pending.data}\n${value}`;
+  pending.dataBytes += line.length - valueStart + 1;
 }
 
-function applyField(pending: PendingEvent, line: string): void {
-  if (line.startsWith(':')) return;
-  const colon = line.indexOf(':');
-  const field = colon === -1 ? line : line.slice(0, colon);
-  const rawValue = colon === -1 ? '' : line.slice(colon + 1);
-  const value = rawValue.startsWith(' ') ? rawValue.slice(1) : rawValue;
-  if (field === 'event') pending.name = value;
-  else if (field === 'data') {
-    pending.dataLines.push(value);
-    pending.dataChars += value.length + 1;
-  }
+function isField(line: Buffer, nameEnd: number, name: Buffer): boolean {
+  return nameEnd === name.length && line.compare(name, 0, name.length, 0, nameEnd) === 0;
 }
 
-function dispatch(pending: PendingEvent): SseEvent | 'done' | undefined {
-  if (pending.dataLines.length === 0) return undefined;
-  const data = pending.dataLines.join('\n');
-  if (data.trim() === '') return undefined;
-  if (data === '[DONE]') return 'done';
-  return { event: pending.name === '' ? undefined : pending.name, data: parseData(data), text: data };
+/** Ends the pending event at a blank line; true for `data: [DONE]`. */
+function dispatch(pending: PendingEvent, out: SseEvent[]): boolean {
+  const { name, data } = pending;
+  pending.name = undefined;
+  pending.data = undefined;
+  pending.dataBytes = 0;
+  if (data === undefined || data.trim() === '') return false;
+  if (data === '[DONE]') return true;
+  out.push({ event: name === '' ? undefined : name, data: parseData(data), text: data });
+  return false;
 }
 
 function parseData(data: string): unknown {
