@@ -220,7 +220,8 @@ async function openAccount() {
 function fullDiskJournal(): SettlementJournal {
   return {
     append: () => assert.fail('the writer appends in groups'),
-    appendMany: () => {
+    appendMany: () => assert.fail('the writer appends serialised lines'),
+    appendLines: () => {
       throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
     },
     markApplied: () => undefined,
