@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { finished, type Readable } from 'node:stream';
 import { classifyTransportError } from './upstream-transport-error.ts';
 import type { MapTransportError } from './request-streaming.ts';
 
@@ -41,10 +41,10 @@ export class GuardedBody implements AsyncIterable<Uint8Array> {
       const chunks: Buffer[] = [];
       let byteCount = 0;
       let isSettled = false;
-      const finish = (error: unknown, isCut: boolean) => {
+      const settle = (error: unknown, isCut: boolean) => {
         if (isSettled) return;
         isSettled = true;
-        stream.off('data', onData).off('end', onEnd);
+        stream.off('data', onData);
         if (isCut) stream.destroy();
         if (error !== undefined) reject(error);
         else resolve(chunks.length === 1 && chunks[0] !== undefined ? chunks[0] : Buffer.concat(chunks));
@@ -52,14 +52,16 @@ export class GuardedBody implements AsyncIterable<Uint8Array> {
       const onData = (chunk: Buffer) => {
         const room = input.maxBytes - byteCount;
         byteCount += chunk.byteLength;
-        if (byteCount > input.maxBytes && input.overflow === 'fail') return finish(input.tooLarge(), true);
+        if (byteCount > input.maxBytes && input.overflow === 'fail') return settle(input.tooLarge(), true);
         chunks.push(chunk.byteLength > room ? chunk.subarray(0, room) : chunk);
-        if (byteCount >= input.maxBytes && input.overflow === 'truncate') finish(undefined, true);
+        if (byteCount >= input.maxBytes && input.overflow === 'truncate') settle(undefined, true);
       };
-      const onEnd = () => finish(undefined, false);
-      // Left attached once settled: an error the stream emits later must not go unhandled.
-      const onError = (error: unknown) => finish(convertTransportFailure(error, this.#signal, this.#mapError), false);
-      stream.on('data', onData).on('end', onEnd).on('error', onError);
+      stream.on('data', onData);
+      // `finished` also answers for a body that ended, failed or closed before this read began. Its listeners stay
+      // once settled, so an error the stream emits later is not left unhandled.
+      finished(stream, { writable: false }, (error) => {
+        settle(error ? convertTransportFailure(error, this.#signal, this.#mapError) : undefined, false);
+      });
     });
   }
 }

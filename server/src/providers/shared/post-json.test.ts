@@ -137,6 +137,12 @@ describe('postJson', () => {
     await assert.rejects(readUpstreamText(response.body), isRetryable(504));
   });
 
+  it('fails, not hangs, when the body broke off before the whole read began', async () => {
+    const response = await call('/stall-after-first-chunk', { idleTimeoutMs: 100 });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await assert.rejects(readUpstreamText(response.body), isRetryable(504));
+  });
+
   it('rethrows the abort reason when the client leaves while a whole body is read', async () => {
     const controller = new AbortController();
     const reason = new Error('client disconnected');
