@@ -1,4 +1,4 @@
-import { finished, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { classifyTransportError } from './upstream-transport-error.ts';
 import type { MapTransportError } from './request-streaming.ts';
 
@@ -37,6 +37,10 @@ export class GuardedBody implements AsyncIterable<Uint8Array> {
    */
   readWhole(input: { maxBytes: number; overflow: WholeBodyOverflow; tooLarge: () => unknown }): Promise<Buffer> {
     const stream = this.#stream;
+    const convert = (error: unknown) => convertTransportFailure(error, this.#signal, this.#mapError);
+    // A body that failed or closed before this read began emits nothing more: answer from its state.
+    if (stream.errored !== null) return Promise.reject(convert(stream.errored));
+    if (stream.destroyed) return Promise.reject(convert(createPrematureCloseError()));
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
       let byteCount = 0;
@@ -44,7 +48,7 @@ export class GuardedBody implements AsyncIterable<Uint8Array> {
       const settle = (error: unknown, isCut: boolean) => {
         if (isSettled) return;
         isSettled = true;
-        stream.off('data', onData);
+        stream.off('data', onData).off('end', onEnd).off('close', onClose);
         if (isCut) stream.destroy();
         if (error !== undefined) reject(error);
         else resolve(chunks.length === 1 && chunks[0] !== undefined ? chunks[0] : Buffer.concat(chunks));
@@ -56,14 +60,18 @@ export class GuardedBody implements AsyncIterable<Uint8Array> {
         chunks.push(chunk.byteLength > room ? chunk.subarray(0, room) : chunk);
         if (byteCount >= input.maxBytes && input.overflow === 'truncate') settle(undefined, true);
       };
-      stream.on('data', onData);
-      // `finished` also answers for a body that ended, failed or closed before this read began. Its listeners stay
-      // once settled, so an error the stream emits later is not left unhandled.
-      finished(stream, { writable: false }, (error) => {
-        settle(error ? convertTransportFailure(error, this.#signal, this.#mapError) : undefined, false);
-      });
+      const onEnd = () => settle(undefined, false);
+      // After 'end' this is a no-op; before it, the body was cut off without an error of its own.
+      const onClose = () => settle(convert(stream.errored ?? createPrematureCloseError()), false);
+      // Left attached once settled: an error the stream emits later must not go unhandled.
+      const onError = (error: unknown) => settle(convert(error), false);
+      stream.on('data', onData).on('end', onEnd).on('close', onClose).on('error', onError);
     });
   }
+}
+
+function createPrematureCloseError(): Error {
+  return Object.assign(new Error('The upstream body closed before its end.'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
 }
 
 /** When `signal` aborted (the client left), its reason unchanged; otherwise the classified failure, mapped. */
