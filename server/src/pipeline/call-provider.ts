@@ -15,7 +15,8 @@ import { getProviderAdapter } from '../providers/registry.ts';
 import { parseSse } from '../providers/shared/parse-sse.ts';
 import { readEventStream } from '../providers/shared/read-event-stream.ts';
 import { postJson } from '../providers/shared/post-json.ts';
-import { readUpstreamBody, readUpstreamBodyAndText } from '../providers/shared/read-upstream-body.ts';
+import { parseBodyText } from '../providers/shared/parse-error-body.ts';
+import { readUpstreamBody, readUpstreamText } from '../providers/shared/read-upstream-body.ts';
 import { defaultUpstreamTimeouts, type UpstreamTimeouts } from '../providers/shared/upstream-timeouts.ts';
 import type { Routing, TrackedAttempt } from '../routing/create-routing.ts';
 import { tryRoutes } from '../routing/try-routes.ts';
@@ -131,10 +132,10 @@ const relayOrParseCompletion: CompletionReader<
 > = async (input) => {
   const { adapter } = input;
   if (adapter.relayResponse === undefined) return parseCompletion(input);
-  const { text, body } = await readUpstreamBodyAndText(input.body);
-  const relayed = adapter.relayResponse({ text, body, ...input.identity });
+  const text = await readUpstreamText(input.body);
+  const relayed = adapter.relayResponse({ text, ...input.identity });
   if (relayed !== undefined) return { kind: 'relayed', relayed };
-  return { kind: 'completion', completion: adapter.parseResponse({ body, ...input.identity }) };
+  return { kind: 'completion', completion: adapter.parseResponse({ body: parseBodyText(text), ...input.identity }) };
 };
 
 type RouteCall<Completion> = {

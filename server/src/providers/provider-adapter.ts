@@ -74,13 +74,12 @@ export type ProviderAdapter = {
     id: string;
   }) => ChatCompletion;
   /**
-   * Optional: the vendor's body (its text, and the text parsed as JSON) → a RelayedCompletion when the answer is
-   * already what `parseResponse` would make of it but for the replaced fields; undefined when it needs
-   * converting, and `parseResponse` then reads it.
+   * Optional: the vendor's body text → a RelayedCompletion when the answer is already what `parseResponse` would
+   * make of it but for the replaced fields; undefined when it needs converting, and `parseResponse` then reads it
+   * parsed. Reading the text without parsing it whole is the point: the relay pays only for the fields it checks.
    */
   relayResponse?: (input: {
     text: string;
-    body: unknown;
     requestedModel: string;
     createdUnixSeconds: number;
     id: string;

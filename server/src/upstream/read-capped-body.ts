@@ -1,3 +1,4 @@
+import { GuardedBody } from './guarded-body.ts';
 import { UpstreamTransportError } from './upstream-transport-error.ts';
 
 /**
@@ -12,6 +13,10 @@ export async function readCappedText(
   body: AsyncIterable<Uint8Array>,
   input: { maxBytes: number; overflow: BodyOverflow; charset?: string | undefined },
 ): Promise<string> {
+  if (body instanceof GuardedBody) {
+    const bytes = await body.readWhole({ ...input, tooLarge: () => createTooLargeError(input.maxBytes) });
+    return decodeText(bytes, input.charset);
+  }
   const decoder = createDecoder(input.charset);
   let text = '';
   let byteCount = 0;
@@ -27,6 +32,9 @@ export async function readCappedText(
 
 /** A whole binary body (an image); a body above `maxBytes` throws a `body_too_large` UpstreamTransportError. */
 export async function readCappedBytes(body: AsyncIterable<Uint8Array>, input: { maxBytes: number }): Promise<Buffer> {
+  if (body instanceof GuardedBody) {
+    return body.readWhole({ ...input, overflow: 'fail', tooLarge: () => createTooLargeError(input.maxBytes) });
+  }
   const chunks: Uint8Array[] = [];
   let byteCount = 0;
   for await (const chunk of body) {
@@ -36,6 +44,18 @@ export async function readCappedBytes(body: AsyncIterable<Uint8Array>, input: { 
   }
   return Buffer.concat(chunks);
 }
+
+/**
+ * Bytes as text, as `TextDecoder` decodes them (a leading byte-order mark dropped, invalid sequences replaced):
+ * UTF-8 through Buffer's decoder, which gives the same text without a decoder object per call.
+ */
+function decodeText(bytes: Buffer, charset: string | undefined): string {
+  if (charset !== undefined && !/^utf-?8$/i.test(charset)) return createDecoder(charset).decode(bytes);
+  const text = bytes.toString('utf8');
+  return text.charCodeAt(0) === byteOrderMark ? text.slice(1) : text;
+}
+
+const byteOrderMark = 0xfeff;
 
 function createTooLargeError(maxBytes: number): UpstreamTransportError {
   return new UpstreamTransportError({

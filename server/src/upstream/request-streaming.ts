@@ -1,6 +1,7 @@
 import { request, type Dispatcher } from 'undici';
 import { flattenHeaders } from './flatten-headers.ts';
-import { classifyTransportError, type UpstreamTransportError } from './upstream-transport-error.ts';
+import { convertTransportFailure, GuardedBody } from './guarded-body.ts';
+import type { UpstreamTransportError } from './upstream-transport-error.ts';
 
 /** One upstream call whose body is read as it arrives (a chat stream, an image download). */
 export type StreamingRequest = {
@@ -45,29 +46,18 @@ export async function requestStreaming(input: StreamingRequest, mapError: MapTra
       headersTimeout: input.timeouts.firstByteTimeoutMs,
       bodyTimeout: input.timeouts.idleTimeoutMs,
     });
+    const rawHeaders = response.headers;
+    let headers: Readonly<Record<string, string>> | undefined;
     return {
       status: response.statusCode,
-      headers: flattenHeaders(response.headers),
-      body: guardBody(response.body, input.signal, mapError),
+      // Read on failures and by a few callers only; a chat answer's path never flattens them.
+      get headers() {
+        headers ??= flattenHeaders(rawHeaders);
+        return headers;
+      },
+      body: new GuardedBody({ stream: response.body, signal: input.signal, mapError }),
     };
   } catch (error) {
-    throw convertError(error, input.signal, mapError);
+    throw convertTransportFailure(error, input.signal, mapError);
   }
-}
-
-async function* guardBody(
-  body: AsyncIterable<Uint8Array>,
-  signal: AbortSignal,
-  mapError: MapTransportError,
-): AsyncGenerator<Uint8Array> {
-  try {
-    for await (const chunk of body) yield chunk;
-  } catch (error) {
-    throw convertError(error, signal, mapError);
-  }
-}
-
-function convertError(error: unknown, signal: AbortSignal, mapError: MapTransportError): unknown {
-  if (signal.aborted) return signal.reason ?? error;
-  return mapError(classifyTransportError(error));
 }

@@ -40,7 +40,7 @@ export function createOpenAiDialectAdapter(id: ProviderId, quirks: DialectQuirks
  */
 export const openAiAdapter: ProviderAdapter = {
   ...createOpenAiDialectAdapter('openai', openAiQuirks),
-  relayResponse: (input) => relayOpenAiResponse(input, openAiQuirks),
+  relayResponse: relayOpenAiResponse,
   parseStream: (input) => convertStream({ ...input, quirks: openAiQuirks, relaysChunks: true }),
   createStreamConverter: (input) => createStreamConverter({ ...input, quirks: openAiQuirks, relaysChunks: true }),
 };

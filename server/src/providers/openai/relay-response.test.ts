@@ -9,7 +9,7 @@ const fixtureText = (name: string) => readFileSync(new URL(`./__fixtures__/${nam
 const billedUsage = { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3, cost: 0.000123 };
 
 function relay(text: string) {
-  return openAiAdapter.relayResponse?.({ text, body: parseBodyText(text), ...testIdentity });
+  return openAiAdapter.relayResponse?.({ text, ...testIdentity });
 }
 
 /** The text with one top-level field's value replaced, as a reviewer would do it by hand. */

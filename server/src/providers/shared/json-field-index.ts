@@ -1,5 +1,5 @@
 /** Where one top-level field sits in a JSON object's text: `text.slice(start, end)` is the value. */
-type ValueSpan = { keyStart: number; start: number; end: number };
+export type ValueSpan = { keyStart: number; start: number; end: number };
 
 /**
  * The top-level fields of a JSON object's text, located without building the object, so an answer can be forwarded

@@ -5,7 +5,9 @@ import { after, before, describe, it } from 'node:test';
 import { UpstreamFailureError } from '../provider-adapter.ts';
 import { postJson } from './post-json.ts';
 import { createUpstreamAgent } from '../../upstream/create-upstream-agent.ts';
-import { readUpstreamBody } from './read-upstream-body.ts';
+import { readCappedBytes } from '../../upstream/read-capped-body.ts';
+import { UpstreamTransportError } from '../../upstream/upstream-transport-error.ts';
+import { readUpstreamBody, readUpstreamText } from './read-upstream-body.ts';
 
 type Handler = (request: IncomingMessage, response: ServerResponse, body: string) => void;
 
@@ -23,6 +25,12 @@ const handlers: Record<string, Handler> = {
     response.end('<html>Bad gateway</html>');
   },
   '/silent': () => undefined,
+  '/chunked-text': (_request, response) => {
+    // A byte-order mark, a character split across two chunks, an invalid sequence: decoded as TextDecoder would.
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.write(Buffer.from([0xef, 0xbb, 0xbf, 0x22, 0x7a, 0xc3]));
+    setTimeout(() => response.end(Buffer.from([0xbc, 0x72, 0x69, 0x63, 0x68, 0xff, 0x22])), 20);
+  },
   '/stall-after-first-chunk': (_request, response) => {
     response.writeHead(200, { 'content-type': 'text/event-stream' });
     response.write('data: {"a":1}\n\n');
@@ -98,6 +106,49 @@ describe('postJson', () => {
   it('cuts a body at the byte limit', async () => {
     const response = await call('/echo');
     assert.equal(await readUpstreamBody(response.body, { maxBytes: 5 }), '{"met');
+  });
+
+  it('reads a whole body over several chunks as TextDecoder decodes it', async () => {
+    const response = await call('/chunked-text');
+    const expected = new TextDecoder().decode(
+      Buffer.from([0xef, 0xbb, 0xbf, 0x22, 0x7a, 0xc3, 0xbc, 0x72, 0x69, 0x63, 0x68, 0xff, 0x22]),
+    );
+    assert.equal(await readUpstreamText(response.body), expected);
+    assert.equal(expected, '"zürich\ufffd"');
+  });
+
+  it('cuts a whole body at the byte limit inside a character as TextDecoder does, and frees the socket', async () => {
+    const response = await call('/chunked-text');
+    assert.equal(await readUpstreamBody(response.body, { maxBytes: 6 }), '"z\ufffd');
+    assert.equal((await call('/echo')).status, 200);
+  });
+
+  it('refuses a whole body above the limit when the caller says fail', async () => {
+    const response = await call('/echo');
+    await assert.rejects(readCappedBytes(response.body, { maxBytes: 10 }), (error) => {
+      assert.ok(error instanceof UpstreamTransportError);
+      assert.equal(error.kind, 'body_too_large');
+      return true;
+    });
+  });
+
+  it('turns a silence mid-body into a retryable 504 when the body is read whole', async () => {
+    const response = await call('/stall-after-first-chunk', { idleTimeoutMs: 200 });
+    await assert.rejects(readUpstreamText(response.body), isRetryable(504));
+  });
+
+  it('fails, not hangs, when the body broke off before the whole read began', async () => {
+    const response = await call('/stall-after-first-chunk', { idleTimeoutMs: 100 });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await assert.rejects(readUpstreamText(response.body), isRetryable(504));
+  });
+
+  it('rethrows the abort reason when the client leaves while a whole body is read', async () => {
+    const controller = new AbortController();
+    const reason = new Error('client disconnected');
+    const response = await call('/stall-after-first-chunk', { signal: controller.signal });
+    setTimeout(() => controller.abort(reason), 50);
+    await assert.rejects(readUpstreamText(response.body), (error) => error === reason);
   });
 
   it('turns a missing first byte into a retryable 504', async () => {

@@ -15,10 +15,7 @@ export async function readUpstreamBody(
   return parseBodyText(await readCappedText(body, { maxBytes: input.maxBytes, overflow: 'truncate' }));
 }
 
-/** `readUpstreamBody` that also keeps the text, for an answer forwarded as the vendor wrote it. */
-export async function readUpstreamBodyAndText(
-  body: AsyncIterable<Uint8Array>,
-): Promise<{ text: string; body: unknown }> {
-  const text = await readCappedText(body, { maxBytes: defaultMaxBodyBytes, overflow: 'truncate' });
-  return { text, body: parseBodyText(text) };
+/** A whole (non-streamed) upstream body's text, for an answer read without parsing it whole (`relayResponse`). */
+export function readUpstreamText(body: AsyncIterable<Uint8Array>): Promise<string> {
+  return readCappedText(body, { maxBytes: defaultMaxBodyBytes, overflow: 'truncate' });
 }
