@@ -34,6 +34,8 @@ export async function startBenchGateway(input: {
 }): Promise<BenchGateway> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-bench-'));
   const port = await findFreePort();
+  // BENCH_LOG_DIR keeps each gateway's log (warnings and errors at the bench's level) in `gateway-<port>.log` there.
+  const logDirectory = process.env['BENCH_LOG_DIR'];
   const env: Record<string, string> = {
     ...Object.fromEntries(vendorCredentialKeys.map((key) => [key, ''])),
     PORT: String(port),
@@ -86,6 +88,7 @@ export async function startBenchGateway(input: {
       env,
       url: `http://127.0.0.1:${port}`,
       readyPath: '/readyz',
+      ...(logDirectory ? { logFile: path.join(logDirectory, `gateway-${port}.log`) } : {}),
     });
     return {
       ...gateway,

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { appendFileSync } from 'node:fs';
 
 /** A child process of the benchmark: its address, its pid (for memory sampling) and a way to stop it. */
 export type BenchProcess = { url: string; pid: number; stop: () => Promise<void> };
@@ -8,13 +9,16 @@ const startTimeoutMs = 30_000;
 
 /**
  * Starts `node <args>` and waits until it prints `listening <url>` (or, with `readyPath`, until that path answers
- * 200 on `url`). The child's stderr is kept to explain a failed start.
+ * 200 on `url`). The child's stderr is kept to explain a failed start; with `logFile`, everything it writes is kept
+ * there too. Its output is always read: on Linux a process writing to a full pipe blocks, so an unread pipe would
+ * freeze a gateway once its log passed 64 KB.
  */
 export async function startNodeProcess(input: {
   args: readonly string[];
   env?: Record<string, string>;
   url?: string;
   readyPath?: string;
+  logFile?: string;
 }): Promise<BenchProcess> {
   const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', ...input.args], {
     env: { ...process.env, ...input.env },
@@ -24,6 +28,12 @@ export async function startNodeProcess(input: {
   child.stderr?.on('data', (data: Buffer) => {
     stderr = (stderr + data.toString()).slice(-4000);
   });
+  if (input.logFile !== undefined) {
+    const logFile = input.logFile;
+    for (const output of [child.stdout, child.stderr])
+      output?.on('data', (data: Buffer) => appendFileSync(logFile, data));
+  }
+  if (input.readyPath !== undefined) child.stdout?.resume();
   const exited = once(child, 'exit').then(([code]) => {
     throw new Error(`${input.args.join(' ')} exited (${String(code)}) before it was ready:\n${stderr}`);
   });
