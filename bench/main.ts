@@ -1,6 +1,7 @@
 import { cpus, loadavg } from 'node:os';
 import { parseBenchOptions, usage, type BenchOptions } from './bench-options.ts';
 import { ensureWrk } from './ensure-wrk.ts';
+import { explainMisses } from './explain-misses.ts';
 import { buildReportRows, formatTable } from './report.ts';
 import { runPhases } from './run-phases.ts';
 import { startSystems } from './start-systems.ts';
@@ -24,6 +25,7 @@ async function main(options: BenchOptions): Promise<void> {
     log,
   });
   const results = await runPhases(options, systems, log);
+  const rows = buildReportRows(results);
   const formatLoad = (values: number[]) => values.map((value) => value.toFixed(2)).join(' ');
   process.stdout.write(
     [
@@ -33,7 +35,9 @@ async function main(options: BenchOptions): Promise<void> {
         `load average ${formatLoad(loadAtStart)} at start, ${formatLoad(loadavg())} at end`,
       `Added = the system's percentile minus the upstream's own; the systems take turns, ${options.durations.rounds} round(s) per figure.`,
       '',
-      formatTable(buildReportRows(results)),
+      formatTable(rows),
+      '',
+      explainMisses(rows),
       '',
       `Finished in ${((performance.now() - startedMs) / 1000).toFixed(0)} s.`,
       '',

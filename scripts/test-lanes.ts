@@ -21,7 +21,7 @@ export const laneNeeds = {
 } as const satisfies Record<LaneName, LaneNeeds>;
 
 /** The folders `npm test` looks for test files in (relative to the repository). */
-export const testFolders = ['server', 'simulators', 'contract', 'web/test', 'scripts'] as const;
+export const testFolders = ['server', 'simulators', 'contract', 'web/test', 'scripts', 'bench'] as const;
 const laneFolders = { e2e: 'server/test/e2e/', browser: 'web/test/browser/', faults: 'server/test/faults/' } as const;
 const serviceModules = ['server/test/support/test-databases.ts', 'server/test/support/test-redis.ts'];
 const skippedFolders = new Set(['node_modules', '.git', 'dist', 'data', 'test-artifacts', '__fixtures__']);

@@ -1,0 +1,83 @@
+import type { ReportRow } from './report.ts';
+
+/**
+ * For every figure the run missed, the measured reason and the next step, as the profiles in docs/benchmarks.md give
+ * them (issue 20: the bench prints each target as met, or the explanation of its gap). Each entry names the sections
+ * where its measurements are; when a change moves a figure, its entry here changes with the doc.
+ */
+type Explanation = { figure: RegExp; gap: string; next: string; sections: string };
+
+const explanations: readonly Explanation[] = [
+  {
+    figure: /^Requests\/s/,
+    gap:
+      "CPU per call is about three times the floor's, spread thin: no site of our own above 3% of the busy time. " +
+      "Node's HTTP, socket and stream code (paid on both sides of the proxy) is the largest share, then undici, " +
+      'garbage collection (about 93 KB allocated per call), Fastify and the settlement. With PostgreSQL + Redis, ' +
+      'two Redis round trips per call (admission with the hold, the capture), about 8 KB of Lua script text sent ' +
+      'per call, and Redis and PostgreSQL themselves on the same two cores.',
+    next:
+      "undici's dispatch with a handler of our own for whole answers (no Readable per body); metrics of our own, " +
+      'counted per turn; time-ordered ids for the writer thread; EVALSHA for the Redis scripts; /v1 on bare node:http.',
+    sections: '"Issue 20, fourth session": the gateway side, the upstream side, PostgreSQL + Redis',
+  },
+  {
+    figure: /^RSS peak during/,
+    gap:
+      'the young generation (24 MB resident at 12 MB a semi-space) and the old generation V8 lets grow before it ' +
+      'collects; what is live at c=64 is bounded by the 64 calls in flight, and the spread between runs is that growth.',
+    next: 'fewer allocations per call, which lets the young generation shrink without more scavenges.',
+    sections: '"Issue 20, fourth session: streams and memory" (the young generation), "PostgreSQL + Redis" (c=64 RSS)',
+  },
+  {
+    figure: /^(Added latency p50 \/ p99, c=1|Streaming time to first token p50 \/ p99, c=1)/,
+    gap:
+      'the tail is garbage collection: one scavenge of several ms every ~130 calls at about 93 KB allocated per ' +
+      'call; with PostgreSQL + Redis also two Redis round trips before the answer, each with a p99 of 4-6 ms on two ' +
+      "cores shared by the client, the mock, the gateway, PostgreSQL and Redis. Compare the raw floor's own tail in " +
+      'the same rows.',
+    next:
+      'fewer allocations per call (undici dispatch, exactCost on Number where exact, the request body spliced); the ' +
+      "capture off the answer's path; for streams, the headers sent with the first event.",
+    sections: '"Issue 20, third session: the c=1 tail", "Issue 20, fourth session: streams and memory"',
+  },
+  {
+    figure: /^Streaming largest gap/,
+    gap:
+      "each chunk crosses the gateway's event loop, which also serves the stream's 250 ms delivery checkpoints " +
+      '(a Redis script with PostgreSQL + Redis) and the collections above.',
+    next: 'the same cuts in allocation per chunk; the checkpoint written in the turn the chunk is relayed.',
+    sections: '"Issue 20, third session: the c=1 tail"',
+  },
+  {
+    figure: /^RSS, \d+ streams/,
+    gap:
+      'at the peak: the Node binary about 63 MB, the young generation 24 MB, the live old generation 75-90 MB plus ' +
+      'its 10% headroom, malloc about 34 MB; 20-35 KB of V8 heap per open stream (two sockets, an undici Client per ' +
+      "upstream connection, Fastify's request and reply, the remaining generators of the relay).",
+    next:
+      'the lighter /v1 HTTP layer and the rest of the relay in one loop (guardBody and the stream iterator); ' +
+      'MEMORY_MODE=lean meets it today at the CPU cost of a 4 MB semi-space.',
+    sections: '"Issue 20, third session: memory", "Issue 20, fourth session: streams and memory"',
+  },
+];
+
+/** The lines printed under the table: one block per explained figure the run missed, or nothing when all were met. */
+export function explainMisses(rows: readonly ReportRow[]): string {
+  const missed = rows.filter((row) => row.result === 'MISS');
+  const blocks: string[] = [];
+  for (const explanation of explanations) {
+    const systems = [...new Set(missed.filter((row) => explanation.figure.test(row.figure)).map((row) => row.system))];
+    if (systems.length === 0) continue;
+    const figures = [...new Set(missed.filter((row) => explanation.figure.test(row.figure)).map((row) => row.figure))];
+    blocks.push(
+      [
+        `MISS ${figures.join('; ')} (${systems.join(', ')})`,
+        `  why:  ${explanation.gap}`,
+        `  next: ${explanation.next}`,
+        `  see:  docs/benchmarks.md, ${explanation.sections}`,
+      ].join('\n'),
+    );
+  }
+  return blocks.length === 0 ? '' : ['Why each missed target misses (from the profiles):', '', ...blocks].join('\n\n');
+}
