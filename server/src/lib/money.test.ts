@@ -140,3 +140,42 @@ test('micros format as six-decimal USD and convert to wire numbers', () => {
   assert.equal(formatUsd(-5), '-0.000005');
   assert.equal(microsToUsd(42_000), 0.042);
 });
+
+test('the plain-number path of the cost gives exactly the BigInt rule, at the edges of safe integers too', () => {
+  const reference = (charges: { tokens: number; rate: number; share: number }[], discount: number) => {
+    let sum = 0n;
+    for (const charge of charges) sum += BigInt(charge.tokens) * BigInt(charge.rate) * BigInt(charge.share);
+    const numerator = sum * BigInt(10_000 - discount);
+    const divisor = 1_000_000n * 10_000n * 10_000n;
+    return Number(numerator / divisor + (numerator % divisor === 0n ? 0n : 1n));
+  };
+  let seed = 20;
+  const next = (limit: number) => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed % limit;
+  };
+  const magnitudes = [1, 10, 1_000, 100_000, 10_000_000, 1_000_000_000, 90_071_992];
+  for (let round = 0; round < 20_000; round += 1) {
+    const charges = Array.from({ length: 1 + next(4) }, () => ({
+      tokens: next(magnitudes[next(magnitudes.length)] ?? 1) + next(2) * 1_000_000,
+      rate: next(magnitudes[next(magnitudes.length)] ?? 1),
+      share: next(4) === 0 ? ([12_500, 1_000, 10, 0][next(4)] ?? 10_000) : 10_000,
+    }));
+    const discount = next(3) === 0 ? next(10_001) : 0;
+    const cost = costOfTokensMicros(
+      charges.map((charge) => ({
+        tokens: charge.tokens,
+        ratePerMillionMicros: charge.rate,
+        rateShareBasisPoints: charge.share,
+      })),
+      { discountBasisPoints: discount },
+    );
+    assert.equal(cost, reference(charges, discount), JSON.stringify({ charges, discount }));
+  }
+  // Just above 2^53 after the discount's factor: the BigInt path answers, exactly.
+  const edge = [{ tokens: 9_007_199, ratePerMillionMicros: 1_000_000_003 }];
+  assert.equal(
+    costOfTokensMicros(edge, { discountBasisPoints: 1 }),
+    reference([{ tokens: 9_007_199, rate: 1_000_000_003, share: 10_000 }], 1),
+  );
+});

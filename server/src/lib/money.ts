@@ -24,8 +24,42 @@ export type CostOptions = { discountBasisPoints?: number | undefined };
 
 /** Cost in micro-USD of several token counts at their rates, less the discount, rounded up once. */
 export function costOfTokensMicros(charges: readonly TokenCharge[], options: CostOptions = {}): number {
+  const small = costInSafeIntegers(charges, options);
+  if (small !== undefined) return small;
   const { numerator, divisor } = exactCost(charges, options);
   return Number(ceilDivide(numerator, divisor));
+}
+
+/**
+ * The same cost with plain numbers, when every product and sum is a safe integer (below 2^53, where arithmetic on
+ * JavaScript numbers is exact): the common case once the factors every part shares are left out of both sides (the
+ * full share of the rate, no discount). Undefined otherwise, for the BigInt path. A call's cost is computed on every
+ * answer; this keeps its arithmetic off the heap.
+ */
+function costInSafeIntegers(charges: readonly TokenCharge[], options: CostOptions): number | undefined {
+  const kept = Number(keptBasisPoints(options));
+  let isFullShare = true;
+  for (const charge of charges) {
+    const share = charge.rateShareBasisPoints ?? BASIS_POINTS_PER_WHOLE;
+    if (!Number.isInteger(share) || share < 0) return undefined;
+    if (share !== BASIS_POINTS_PER_WHOLE) isFullShare = false;
+  }
+  let numerator = 0;
+  for (const charge of charges) {
+    const share = isFullShare ? 1 : (charge.rateShareBasisPoints ?? BASIS_POINTS_PER_WHOLE);
+    const part = charge.tokens * charge.ratePerMillionMicros * share;
+    if (!Number.isSafeInteger(part)) return undefined;
+    numerator += part;
+  }
+  let divisor = isFullShare ? TOKENS_PER_RATE_UNIT : TOKENS_PER_RATE_UNIT * BASIS_POINTS_PER_WHOLE;
+  if (kept !== BASIS_POINTS_PER_WHOLE) {
+    numerator *= kept;
+    divisor *= BASIS_POINTS_PER_WHOLE;
+  }
+  if (!Number.isSafeInteger(numerator) || numerator < 0) return undefined;
+  // `%` of two safe integers is exact, and so is the division of the multiple left.
+  const remainder = numerator % divisor;
+  return (numerator - remainder) / divisor + (remainder > 0 ? 1 : 0);
 }
 
 /**
