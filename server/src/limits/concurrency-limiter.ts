@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { defineRedisScript } from '../lib/define-redis-script.ts';
 
 /**
  * How many calls of one subject (an account) run at once. A slot is named by the call's request id; a slot a node
@@ -50,17 +51,16 @@ redis.call('PEXPIRE', key, leaseMs)
 return 1
 `;
 
+const acquireCommand = defineRedisScript('gatewayConcurrencyAcquire', acquireScript);
+
 export function createRedisConcurrencyLimiter(deps: { redis: Redis; keyPrefix: string }): ConcurrencyLimiter {
   const redisKey = (subject: string) => `${deps.keyPrefix}concurrency:${subject}`;
+  const runAcquire = acquireCommand(deps.redis);
   return {
     acquire: async (input) => {
-      const result = await deps.redis.eval(
-        acquireScript,
-        1,
-        redisKey(input.subject),
-        String(input.limit),
-        String(slotLeaseMs),
-        input.slotId,
+      const result = await runAcquire(
+        [redisKey(input.subject)],
+        [String(input.limit), String(slotLeaseMs), input.slotId],
       );
       return result === 1;
     },

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { InternalError } from '../errors/internal-error.ts';
+import { defineRedisScript } from '../lib/define-redis-script.ts';
 import type { RateLimitDecision, RateLimiter, RateLimitTake } from './rate-limiter.ts';
 
 /**
@@ -53,13 +54,18 @@ redis.call('SET', key, tostring(nextArrival), 'PX', math.ceil(nextArrival - now)
 return 1
 `;
 
+const gcraCommand = defineRedisScript('gatewayRateLimitTake', gcraScript);
+const adjustCommand = defineRedisScript('gatewayRateLimitAdjust', adjustScript);
+
 export function createRedisRateLimiter(deps: { redis: Redis; keyPrefix: string }): RateLimiter {
   const redisKey = (subject: string) => `${deps.keyPrefix}ratelimit:${subject}`;
+  const runGcra = gcraCommand(deps.redis);
+  const runAdjust = adjustCommand(deps.redis);
   const takeInOrder = async (inputs: readonly RateLimitTake[]): Promise<RateLimitDecision[]> => {
     if (inputs.length === 0) return [];
     const keys = inputs.map((input) => redisKey(input.subject));
     const limits = inputs.flatMap((input) => [String(input.limitPerMinute), String(input.cost)]);
-    const flat = (await deps.redis.eval(gcraScript, keys.length, ...keys, ...limits)) as number[];
+    const flat = (await runGcra(keys, limits)) as number[];
     const decisions: RateLimitDecision[] = [];
     for (let index = 0; index + 2 < flat.length; index += 3) {
       const [allowed, value, resetMs] = [flat[index], flat[index + 1] ?? 0, flat[index + 2] ?? 0];
@@ -79,13 +85,7 @@ export function createRedisRateLimiter(deps: { redis: Redis; keyPrefix: string }
     },
     takeInOrder,
     adjust: async (input) => {
-      await deps.redis.eval(
-        adjustScript,
-        1,
-        redisKey(input.subject),
-        String(input.limitPerMinute),
-        String(input.delta),
-      );
+      await runAdjust([redisKey(input.subject)], [String(input.limitPerMinute), String(input.delta)]);
     },
   };
 }

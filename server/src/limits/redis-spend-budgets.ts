@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { defineRedisScript } from '../lib/define-redis-script.ts';
 import { slotLeaseMs } from './concurrency-limiter.ts';
 import { budgetPeriodOf, type BudgetShare, type SpendBudgets } from './spend-budgets.ts';
 
@@ -59,27 +60,32 @@ return 1
 /** A period's hash outlives its end by a day, so a call finishing just after midnight still finds it. */
 const keepAfterEndMs = 24 * 60 * 60_000;
 
+const takeCommand = defineRedisScript('gatewaySpendBudgetTake', takeScript);
+const finishCommand = defineRedisScript('gatewaySpendBudgetFinish', finishScript);
+
 export function createRedisSpendBudgets(deps: { redis: Redis; keyPrefix: string }): SpendBudgets {
   const redisKey = (keyId: string, periodId: string) => `${deps.keyPrefix}spend-budget:${keyId}:${periodId}`;
+  const runTake = takeCommand(deps.redis);
+  const runFinish = finishCommand(deps.redis);
   return {
     take: async (input) => {
       const periods = input.budgets.map((budget) => ({
         window: budget.window,
         ...budgetPeriodOf(budget.window, input.nowMs),
       }));
-      const result = await deps.redis.eval(
-        takeScript,
-        periods.length,
-        ...periods.map((period) => redisKey(input.keyId, period.periodId)),
-        String(input.desiredMicros),
-        String(input.minimumMicros),
-        input.shareId,
-        String(slotLeaseMs),
-        ...input.budgets.flatMap((budget, index) => [
-          String(budget.budgetMicros),
-          String(budget.spentMicros),
-          String(periods[index]!.endsAtMs + keepAfterEndMs),
-        ]),
+      const result = await runTake(
+        periods.map((period) => redisKey(input.keyId, period.periodId)),
+        [
+          String(input.desiredMicros),
+          String(input.minimumMicros),
+          input.shareId,
+          String(slotLeaseMs),
+          ...input.budgets.flatMap((budget, index) => [
+            String(budget.budgetMicros),
+            String(budget.spentMicros),
+            String(periods[index]!.endsAtMs + keepAfterEndMs),
+          ]),
+        ],
       );
       const micros = Number(result);
       if (micros < 0) {
@@ -91,13 +97,13 @@ export function createRedisSpendBudgets(deps: { redis: Redis; keyPrefix: string 
       return { share };
     },
     finish: async ({ share, chargedMicros }) => {
-      await deps.redis.eval(
-        finishScript,
-        share.periods.length,
-        ...share.periods.map((period) => redisKey(share.keyId, period.periodId)),
-        share.shareId,
-        String(chargedMicros),
-        ...share.periods.map((period) => String(period.endsAtMs + keepAfterEndMs)),
+      await runFinish(
+        share.periods.map((period) => redisKey(share.keyId, period.periodId)),
+        [
+          share.shareId,
+          String(chargedMicros),
+          ...share.periods.map((period) => String(period.endsAtMs + keepAfterEndMs)),
+        ],
       );
     },
   };

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { Redis } from 'ioredis';
 import pino from 'pino';
 import { readMasterKey } from '../../src/config/master-key.ts';
 import { startGateway, type RunningGateway } from '../../src/start-gateway.ts';
@@ -205,6 +206,29 @@ describe('limits that hold across two nodes sharing Redis', () => {
     }
   });
 
+  test('after Redis’s script cache is flushed mid-run, calls still pass and the budget still counts them', async () => {
+    const second = await startSecondNode(gateway);
+    const admin = new Redis(testRedisUrl(), { maxRetriesPerRequest: 1 });
+    try {
+      const { key } = await gateway.createUserWithKey({ balanceMicros: 1_000_000 });
+      const urls = [gateway.url, second.node.url];
+      for (let call = 0; call < 3; call += 1) assert.equal((await post(urls[call % 2]!, key)).status, 200);
+      const refusedBefore = await noScriptCount(admin);
+      await admin.script('FLUSH');
+      // Both nodes' connections had the scripts: their next EVALSHA is refused and sent again with the text.
+      for (let call = 0; call < 2; call += 1) assert.equal((await post(urls[call % 2]!, key)).status, 200);
+      assert.ok((await noScriptCount(admin)) > refusedBefore, 'the flush was met by NOSCRIPT and a retry');
+      await assertRefused(await post(urls[0]!, key), /5 requests per minute/);
+      await assertConcurrencyLimit(
+        [gateway.url, second.node.url],
+        (await gateway.createUserWithKey({ balanceMicros: 1_000_000 })).key,
+      );
+    } finally {
+      await admin.quit();
+      await second.close();
+    }
+  });
+
   test('concurrent calls are counted across nodes', async () => {
     const second = await startSecondNode(gateway);
     try {
@@ -215,3 +239,9 @@ describe('limits that hold across two nodes sharing Redis', () => {
     }
   });
 });
+
+/** How many commands Redis refused with NOSCRIPT since it started. */
+async function noScriptCount(redis: Redis): Promise<number> {
+  const stats = await redis.info('errorstats');
+  return Number(/errorstat_NOSCRIPT:count=(\d+)/.exec(stats)?.[1] ?? 0);
+}
