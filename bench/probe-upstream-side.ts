@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { getProviderAdapter } from '../server/src/providers/registry.ts';
-import { postJson } from '../server/src/providers/shared/post-json.ts';
+import { postJson, postJsonWhole } from '../server/src/providers/shared/post-json.ts';
 import { readUpstreamText } from '../server/src/providers/shared/read-upstream-body.ts';
 import { createUpstreamAgent } from '../server/src/upstream/create-upstream-agent.ts';
 import { startNodeProcess } from './start-process.ts';
@@ -14,7 +14,10 @@ import { startNodeProcess } from './start-process.ts';
  * collection runs during a round: the heap's growth over a round is what the calls allocated. Not part of
  * `npm run bench`; docs/benchmarks.md ("Issue 20, fourth session").
  *
- *   npm exec -- node bench/probe-upstream-side.ts [--calls N]
+ *   npm exec -- node bench/probe-upstream-side.ts [--calls N] [--via dispatch|request]
+ *
+ * `--via request` sends the call as streams are sent (undici's `request` and a `Readable` body, `postJson`) instead
+ * of the whole-answer path `call-provider.ts` takes (`postJsonWhole`), to compare the two in one checkout.
  */
 const youngGenerationFlags = ['--expose-gc', '--max-semi-space-size=512', '--min-semi-space-size=512'];
 if (!process.execArgv.includes('--expose-gc')) {
@@ -24,7 +27,10 @@ if (!process.execArgv.includes('--expose-gc')) {
   process.exit(child.status ?? 1);
 }
 
-const { values } = parseArgs({ options: { calls: { type: 'string', default: '4000' } } });
+const { values } = parseArgs({
+  options: { calls: { type: 'string', default: '4000' }, via: { type: 'string', default: 'dispatch' } },
+});
+const send = values.via === 'request' ? postJson : postJsonWhole;
 const calls = Number(values.calls);
 const concurrency = 8;
 const rounds = 3;
@@ -47,7 +53,7 @@ try {
       target: { ...target, defaultMaxOutputTokens: 4096 },
       isStreaming: false,
     });
-    const response = await postJson({ request: httpRequest, dispatcher: agent, signal, timeouts });
+    const response = await send({ request: httpRequest, dispatcher: agent, signal, timeouts });
     const relayed = relayResponse({ text: await readUpstreamText(response.body), ...identity });
     if (relayed === undefined) throw new Error('the mock answer was not relayed');
     return relayed.render(billedUsage);
@@ -69,7 +75,8 @@ try {
     const allocatedBytes = process.memoryUsage().heapUsed - heapBefore;
     console.log(
       `round ${round}: ${((cpu.user + cpu.system) / calls).toFixed(1)} µs of CPU and ` +
-        `${(allocatedBytes / calls / 1024).toFixed(2)} KB allocated per call over ${calls} calls at c=${concurrency}`,
+        `${(allocatedBytes / calls / 1024).toFixed(2)} KB allocated per call over ${calls} calls at c=${concurrency}` +
+        ` (via ${values.via})`,
     );
   }
 } finally {

@@ -14,9 +14,14 @@ import {
 import { getProviderAdapter } from '../providers/registry.ts';
 import { parseSse } from '../providers/shared/parse-sse.ts';
 import { readEventStream } from '../providers/shared/read-event-stream.ts';
-import { postJson } from '../providers/shared/post-json.ts';
+import {
+  postJson,
+  postJsonWhole,
+  type UpstreamResponse,
+  type UpstreamWholeResponse,
+} from '../providers/shared/post-json.ts';
 import { parseBodyText } from '../providers/shared/parse-error-body.ts';
-import { readUpstreamBody, readUpstreamText } from '../providers/shared/read-upstream-body.ts';
+import { readUpstreamBody, readUpstreamText, type UpstreamBody } from '../providers/shared/read-upstream-body.ts';
 import { defaultUpstreamTimeouts, type UpstreamTimeouts } from '../providers/shared/upstream-timeouts.ts';
 import type { Routing, TrackedAttempt } from '../routing/create-routing.ts';
 import { tryRoutes } from '../routing/try-routes.ts';
@@ -118,7 +123,7 @@ type StreamAnswer = { kind: 'stream'; firstChunk: ChatChunk | undefined; chunks:
 /** Reads a whole (non-streamed) 2xx answer into what the caller of `callRoutes` takes. */
 type CompletionReader<Completion> = (input: {
   adapter: ProviderAdapter;
-  body: AsyncIterable<Uint8Array>;
+  body: UpstreamBody;
   identity: { requestedModel: string; createdUnixSeconds: number; id: string };
 }) => Promise<Completion>;
 
@@ -225,25 +230,26 @@ async function requestRoute<Completion>(
 ): Promise<Completion | StreamAnswer> {
   const { route, input, attempt, timeouts } = call;
   const adapter = input.adapterFor?.(route) ?? getProviderAdapter(route.provider);
-  const response = await postJson({
+  const send = {
     request: call.httpRequest,
     dispatcher: route.timeouts?.connectTimeoutMs
       ? (deps.dispatcherFor?.(timeouts.connectTimeoutMs) ?? deps.dispatcher)
       : deps.dispatcher,
     signal: call.signal,
     timeouts,
-  });
-  if (response.status < 200 || response.status > 299) {
-    const body = await readUpstreamBody(response.body, { maxBytes: maxErrorBodyBytes });
-    throw new UpstreamFailureError(adapter.parseError({ status: response.status, body, headers: response.headers }));
-  }
+  };
   const identity = { requestedModel: input.request.model, createdUnixSeconds: input.createdUnixSeconds };
   if (!input.isStreaming) {
+    // A whole answer goes through undici's dispatch with our own handler (no Readable): see request-whole.ts.
+    const response = await postJsonWhole(send);
+    if (response.status < 200 || response.status > 299) throw await readFailure(adapter, response);
     const id = `chatcmpl-${input.requestId}`;
     const completion = await call.readCompletion({ adapter, body: response.body, identity: { ...identity, id } });
     attempt.finish({ kind: 'success' });
     return completion;
   }
+  const response = await postJson(send);
+  if (response.status < 200 || response.status > 299) throw await readFailure(adapter, response);
   const streamIdentity = { ...identity, id: `chatcmpl-${input.requestId}` };
   const chunks = adapter.createStreamConverter
     ? readEventStream(response.body, adapter.createStreamConverter(streamIdentity))
@@ -259,6 +265,15 @@ async function requestRoute<Completion>(
   if (first.done) attempt.finish({ kind: 'success' });
   const tracked = trackStreamHealth({ chunks, attempt, signal: input.signal });
   return { kind: 'stream', firstChunk: first.done ? undefined : first.value, chunks: tracked };
+}
+
+/** A non-2xx answer: its (capped) body and headers become the adapter's classified failure. */
+async function readFailure(
+  adapter: ProviderAdapter,
+  response: UpstreamResponse | UpstreamWholeResponse,
+): Promise<UpstreamFailureError> {
+  const body = await readUpstreamBody(response.body, { maxBytes: maxErrorBodyBytes });
+  return new UpstreamFailureError(adapter.parseError({ status: response.status, body, headers: response.headers }));
 }
 
 function createFirstByteTimeoutError(): UpstreamFailureError {

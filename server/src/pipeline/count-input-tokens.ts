@@ -7,7 +7,7 @@ import type { Route, RouteTable } from '../catalog/route-table.ts';
 import type { ChatRequest } from '../openai-api/chat-request.ts';
 import { getProviderAdapter } from '../providers/registry.ts';
 import { parseBodyText } from '../providers/shared/parse-error-body.ts';
-import { postJson } from '../providers/shared/post-json.ts';
+import { postJsonWhole } from '../providers/shared/post-json.ts';
 import { readUpstreamBody } from '../providers/shared/read-upstream-body.ts';
 import { defaultUpstreamTimeouts } from '../providers/shared/upstream-timeouts.ts';
 import type { Caller } from './authenticate.ts';
@@ -123,7 +123,7 @@ async function postCount(
   input: CountInput,
   call: { url: string; headers: Record<string, string>; body: unknown },
 ): Promise<unknown> {
-  const response = await postJson({
+  const response = await postJsonWhole({
     request: { url: call.url, headers: call.headers, body: JSON.stringify(call.body) },
     dispatcher: deps.upstream.dispatcher,
     signal: input.signal,

@@ -1,5 +1,5 @@
-import { GuardedBody } from './guarded-body.ts';
 import { UpstreamTransportError } from './upstream-transport-error.ts';
+import type { WholeReadableBody } from './whole-answer.ts';
 
 /**
  * What to do when a body passes the cap: `truncate` keeps the first `maxBytes` (an error body only needs its
@@ -10,10 +10,10 @@ export type BodyOverflow = 'truncate' | 'fail';
 
 /** A whole body as text, read up to `maxBytes`, decoded by `charset` (UTF-8 when absent or unknown). */
 export async function readCappedText(
-  body: AsyncIterable<Uint8Array>,
+  body: AsyncIterable<Uint8Array> | WholeReadableBody,
   input: { maxBytes: number; overflow: BodyOverflow; charset?: string | undefined },
 ): Promise<string> {
-  if (body instanceof GuardedBody) {
+  if ('readWhole' in body) {
     const bytes = await body.readWhole({ ...input, tooLarge: () => createTooLargeError(input.maxBytes) });
     return decodeText(bytes, input.charset);
   }
@@ -31,8 +31,11 @@ export async function readCappedText(
 }
 
 /** A whole binary body (an image); a body above `maxBytes` throws a `body_too_large` UpstreamTransportError. */
-export async function readCappedBytes(body: AsyncIterable<Uint8Array>, input: { maxBytes: number }): Promise<Buffer> {
-  if (body instanceof GuardedBody) {
+export async function readCappedBytes(
+  body: AsyncIterable<Uint8Array> | WholeReadableBody,
+  input: { maxBytes: number },
+): Promise<Buffer> {
+  if ('readWhole' in body) {
     return body.readWhole({ ...input, overflow: 'fail', tooLarge: () => createTooLargeError(input.maxBytes) });
   }
   const chunks: Uint8Array[] = [];

@@ -3,7 +3,7 @@ import { InvalidRequestError } from '../../errors/invalid-request-error.ts';
 import { parseGeminiError } from '../../providers/gemini/errors.ts';
 import { UpstreamFailureError } from '../../providers/provider-adapter.ts';
 import { joinUrl } from '../../providers/shared/join-url.ts';
-import { postJson } from '../../providers/shared/post-json.ts';
+import { postJsonWhole } from '../../providers/shared/post-json.ts';
 import { readUpstreamBody } from '../../providers/shared/read-upstream-body.ts';
 import type { EmbeddingCallInput, Embedded } from '../embedding-client.ts';
 import { refuseMalformedAnswer } from './refuse-malformed-answer.ts';
@@ -35,7 +35,7 @@ export async function embedGemini(input: EmbeddingCallInput): Promise<Embedded> 
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (input.target.credential) headers['x-goog-api-key'] = input.target.credential;
   const path = `v1beta/models/${encodeURIComponent(input.target.upstreamModel)}:batchEmbedContents`;
-  const response = await postJson({
+  const response = await postJsonWhole({
     request: { url: joinUrl(input.target.baseUrl, path), headers, body: JSON.stringify({ requests }) },
     dispatcher: input.dispatcher,
     signal: input.signal,

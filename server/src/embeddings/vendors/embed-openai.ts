@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { UpstreamFailureError } from '../../providers/provider-adapter.ts';
 import { getProviderAdapter } from '../../providers/registry.ts';
 import { joinUrl } from '../../providers/shared/join-url.ts';
-import { postJson } from '../../providers/shared/post-json.ts';
+import { postJsonWhole } from '../../providers/shared/post-json.ts';
 import { readUpstreamBody } from '../../providers/shared/read-upstream-body.ts';
 import type { EmbeddingCallInput, Embedded } from '../embedding-client.ts';
 import { refuseMalformedAnswer } from './refuse-malformed-answer.ts';
@@ -30,7 +30,7 @@ export async function embedOpenAi(input: EmbeddingCallInput): Promise<Embedded> 
     encoding_format: 'float',
   };
   if (input.dimensions !== undefined) body['dimensions'] = input.dimensions;
-  const response = await postJson({
+  const response = await postJsonWhole({
     request: { url: joinUrl(input.target.baseUrl, 'embeddings'), headers, body: JSON.stringify(body) },
     dispatcher: input.dispatcher,
     signal: input.signal,
