@@ -38,6 +38,7 @@ test('every figure the report can miss has an explanation', () => {
     'Streaming time to first token p50 / p99, c=1',
     'Streaming largest gap between chunks p99 (max), c=1, 20 ms cadence',
     'RSS, 1000 streams x 640 chunks over 20 s',
+    'RSS growth, 64 -> 640 chunks per stream',
   ];
   for (const figure of figures) assert.match(explainMisses([row(figure, 'gateway (SQLite)', 'MISS')]), /why: /, figure);
   assert.equal(explainMisses([row(figures[0] ?? '', 'gateway (SQLite)', 'PASS')]), '');

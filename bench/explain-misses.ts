@@ -13,12 +13,12 @@ const explanations: readonly Explanation[] = [
     gap:
       "CPU per call is about three times the floor's, spread thin: no site of our own above 3% of the busy time. " +
       "Node's HTTP, socket and stream code (paid on both sides of the proxy) is the largest share, then undici, " +
-      'garbage collection (about 93 KB allocated per call), Fastify and the settlement. With PostgreSQL + Redis, ' +
-      'two Redis round trips per call (admission with the hold, the capture), about 8 KB of Lua script text sent ' +
-      'per call, and Redis and PostgreSQL themselves on the same two cores.',
+      'garbage collection (about 82 KB allocated per call), Fastify and the settlement. With PostgreSQL + Redis, ' +
+      'two Redis round trips per call (admission with the hold, the capture), about 5 KB sent to Redis per call ' +
+      "(the credit scripts' text), and Redis and PostgreSQL themselves on the same two cores.",
     next:
-      "undici's dispatch with a handler of our own for whole answers (no Readable per body); metrics of our own, " +
-      'counted per turn; time-ordered ids for the writer thread; EVALSHA for the Redis scripts; /v1 on bare node:http.',
+      'the credit scripts by SHA (decision 1850 says how to keep their order); metrics of our own, counted per turn; ' +
+      'time-ordered ids for the writer thread; the request body spliced instead of re-serialised; /v1 on bare node:http.',
     sections: '"Issue 20, fourth session": the gateway side, the upstream side, PostgreSQL + Redis',
   },
   {
@@ -32,12 +32,12 @@ const explanations: readonly Explanation[] = [
   {
     figure: /^(Added latency p50 \/ p99, c=1|Streaming time to first token p50 \/ p99, c=1)/,
     gap:
-      'the tail is garbage collection: one scavenge of several ms every ~130 calls at about 93 KB allocated per ' +
+      'the tail is garbage collection: one scavenge of several ms every ~150 calls at about 82 KB allocated per ' +
       'call; with PostgreSQL + Redis also two Redis round trips before the answer, each with a p99 of 4-6 ms on two ' +
       "cores shared by the client, the mock, the gateway, PostgreSQL and Redis. Compare the raw floor's own tail in " +
       'the same rows.',
     next:
-      'fewer allocations per call (undici dispatch, exactCost on Number where exact, the request body spliced); the ' +
+      "fewer allocations per call (the request body spliced, metrics of our own, the relay's remaining streams); the " +
       "capture off the answer's path; for streams, the headers sent with the first event.",
     sections: '"Issue 20, third session: the c=1 tail", "Issue 20, fourth session: streams and memory"',
   },
@@ -59,6 +59,14 @@ const explanations: readonly Explanation[] = [
       'the lighter /v1 HTTP layer and the rest of the relay in one loop (guardBody and the stream iterator); ' +
       'MEMORY_MODE=lean meets it today at the CPU cost of a 4 MB semi-space.',
     sections: '"Issue 20, third session: memory", "Issue 20, fourth session: streams and memory"',
+  },
+  {
+    figure: /^RSS growth/,
+    gap:
+      "not established: 1,000 streams hold nothing per chunk by design (the third session's heap snapshots), and " +
+      "the figure has ranged from -13% to +11% across this week's runs and modes; each miss has been a single run.",
+    next: 'a heap snapshot at the middle of the 640-chunk run of the gateway that grew, compared with the 64-chunk one.',
+    sections: '"Latest full run", "Issue 20, third session: memory"',
   },
 ];
 
