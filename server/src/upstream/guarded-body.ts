@@ -1,9 +1,7 @@
 import type { Readable } from 'node:stream';
 import { classifyTransportError } from './upstream-transport-error.ts';
 import type { MapTransportError } from './request-streaming.ts';
-
-/** How a body read whole ends past its cap; see `BodyOverflow` in `read-capped-body.ts`. */
-export type WholeBodyOverflow = 'truncate' | 'fail';
+import type { WholeReadInput } from './whole-answer.ts';
 
 /**
  * An upstream body whose read errors arrive converted: the caller's abort reason unchanged when its signal aborted,
@@ -35,7 +33,7 @@ export class GuardedBody implements AsyncIterable<Uint8Array> {
    * with `tooLarge()`; either way the rest is dropped with the stream (and its socket), as leaving the iteration
    * early does.
    */
-  readWhole(input: { maxBytes: number; overflow: WholeBodyOverflow; tooLarge: () => unknown }): Promise<Buffer> {
+  readWhole(input: WholeReadInput): Promise<Buffer> {
     const stream = this.#stream;
     const convert = (error: unknown) => convertTransportFailure(error, this.#signal, this.#mapError);
     // A body that failed or closed before this read began emits nothing more: answer from its state.

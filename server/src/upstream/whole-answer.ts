@@ -1,11 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { flattenHeaders } from './flatten-headers.ts';
-import { convertTransportFailure, type WholeBodyOverflow } from './guarded-body.ts';
+import { convertTransportFailure } from './guarded-body.ts';
+import type { BodyOverflow } from './read-capped-body.ts';
 import type { MapTransportError } from './request-streaming.ts';
 
 /** What `readWhole` takes: the cap, what passing it does, and the error a `fail` past the cap rejects with. */
-export type WholeReadInput = { maxBytes: number; overflow: WholeBodyOverflow; tooLarge: () => unknown };
+export type WholeReadInput = { maxBytes: number; overflow: BodyOverflow; tooLarge: () => unknown };
 
 /** A body that can only be read whole (`GuardedBody`, `WholeAnswer`); `readCappedText` and its kin take either. */
 export type WholeReadableBody = { readWhole(input: WholeReadInput): Promise<Buffer> };
