@@ -219,8 +219,6 @@ async function openAccount() {
 /** A journal on a full disk: every write fails, as `writeSync` does with ENOSPC. */
 function fullDiskJournal(): SettlementJournal {
   return {
-    append: () => assert.fail('the writer appends in groups'),
-    appendMany: () => assert.fail('the writer appends serialised lines'),
     appendLines: () => {
       throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
     },

@@ -53,15 +53,18 @@ function charge(requestId: string): JournaledCharge {
   };
 }
 
+/** A charge as the settlement writer hands it to the journal: serialised, without its newline. */
+const line = (requestId: string) => JSON.stringify(charge(requestId));
+
 const segmentNames = () => readdirSync(directory).filter((name) => name.endsWith('.ndjson'));
 
 test('an appended charge is on disk at once, and a finished segment is deleted once all of it is applied', () => {
   const journal = openSettlementJournal(directory, { maxSegmentBytes: 1000 });
-  const first = journal.append(charge('req_1'));
+  const first = journal.appendLines([line('req_1')]);
   assert.deepEqual(readUnappliedCharges(directory).charges, [charge('req_1')]);
-  const second = journal.append(charge('req_2'));
+  const second = journal.appendLines([line('req_2')]);
   assert.equal(second, first, 'still the first segment');
-  const third = journal.append(charge('req_3'));
+  const third = journal.appendLines([line('req_3')]);
   assert.notEqual(third, first, 'past the size limit a new segment starts');
   assert.equal(segmentNames().length, 2);
   journal.markApplied(first, 1);
@@ -75,7 +78,7 @@ test('an appended charge is on disk at once, and a finished segment is deleted o
 
 test('several charges appended in one write are one line each, counted each', () => {
   const journal = openSettlementJournal(directory);
-  const segment = journal.appendMany([charge('req_a'), charge('req_b'), charge('req_c')]);
+  const segment = journal.appendLines([line('req_a'), line('req_b'), line('req_c')]);
   assert.equal(segment.appended, 3);
   assert.deepEqual(readUnappliedCharges(directory).charges, [charge('req_a'), charge('req_b'), charge('req_c')]);
   journal.markApplied(segment, 3);
@@ -85,7 +88,7 @@ test('several charges appended in one write are one line each, counted each', ()
 
 test('replay reads every segment in order, skips a torn last line, and removes what it read', () => {
   const journal = openSettlementJournal(directory, { maxSegmentBytes: 1000 });
-  for (const requestId of ['req_a', 'req_b', 'req_c']) journal.append(charge(requestId));
+  for (const requestId of ['req_a', 'req_b', 'req_c']) journal.appendLines([line(requestId)]);
   const lastFile = path.join(directory, segmentNames().sort().at(-1) ?? '');
   appendFileSync(lastFile, JSON.stringify(charge('req_torn')).slice(0, 80));
   const { charges, files } = readUnappliedCharges(directory);

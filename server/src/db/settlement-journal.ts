@@ -34,12 +34,10 @@ export type JournalSegment = { readonly fileName: string; appended: number; appl
  * database; a new one starts past `maxSegmentBytes` (4 MiB unless told).
  */
 export type SettlementJournal = {
-  append: (charge: JournaledCharge) => JournalSegment;
-  /** `append` of several charges in one `write`: the lines of the calls settled in one event-loop turn. */
-  appendMany: (charges: readonly JournaledCharge[]) => JournalSegment;
   /**
-   * `appendMany` of charges already serialised, one `JSON.stringify(charge)` each (no newline), so a caller that
-   * needs the JSON again (the SQLite writer thread's group) serialises each charge once.
+   * Charges in one `write` (the calls settled in one event-loop turn), each already serialised as
+   * `JSON.stringify(charge)` (no newline), so a caller that needs the JSON again (the SQLite writer thread's group)
+   * serialises each charge once.
    */
   appendLines: (lines: readonly string[]) => JournalSegment;
   /** Call after the charges are committed to the database. */
@@ -104,11 +102,7 @@ export function openSettlementJournal(
     current.appended += lines.length;
     return current;
   };
-  const appendMany = (charges: readonly JournaledCharge[]) =>
-    appendLines(charges.map((charge) => JSON.stringify(charge)));
   return {
-    append: (charge) => appendMany([charge]),
-    appendMany,
     appendLines,
     markApplied: (segment, count) => {
       segment.applied += count;
