@@ -79,6 +79,12 @@ for (const kind of databaseKinds) {
     });
 
     const balance = () => sumLedgerAccount(handle.db, userLedgerAccount(userId));
+    /** A group as the settlement writer hands it over: the charges and the journal's JSON line of each. */
+    const writeGroup = (charges: readonly JournaledCharge[]) =>
+      writer.write(
+        charges,
+        charges.map((item) => JSON.stringify(item)),
+      );
     const usageCount = async () =>
       Number(
         (
@@ -96,7 +102,7 @@ for (const kind of databaseKinds) {
         .select(['balance_micros', 'balance_version'])
         .where('id', '=', userId)
         .executeTakeFirstOrThrow();
-      const outcome = await writer.write([charge(100), charge(250), charge(50)]);
+      const outcome = await writeGroup([charge(100), charge(250), charge(50)]);
       assert.deepEqual(outcome.isNew, [true, true, true]);
       assert.deepEqual(outcome.balances, [
         { userId, balanceMicros: before.balance_micros - 400, version: before.balance_version + 1 },
@@ -107,10 +113,10 @@ for (const kind of databaseKinds) {
 
     test('a group with a charge written before is written again one by one, and nothing counts twice', async () => {
       const first = charge(70);
-      await writer.write([first]);
+      await writeGroup([first]);
       const balanceBefore = await balance();
       const usageBefore = await usageCount();
-      const outcome = await writer.write([charge(5), first, charge(7)]);
+      const outcome = await writeGroup([charge(5), first, charge(7)]);
       assert.deepEqual(outcome.isNew, [true, false, true]);
       assert.equal(await balance(), balanceBefore - 12);
       assert.equal(await usageCount(), usageBefore + 2);
@@ -122,67 +128,64 @@ for (const kind of databaseKinds) {
       assert.equal(user.balance_micros, await balance(), 'the cached balance is the sum of the entries');
     });
 
-    for (const hasLines of [false, true]) {
-      const given = hasLines ? ", given with the journal's JSON lines" : '';
-      test(`every field of a usage row and the key spend arrive as settled${given}`, async () => {
-        const keyId = `key_writer_${kind}_${String(hasLines)}`;
-        await insertApiKey(handle.db, {
-          id: keyId,
-          user_id: userId,
-          name: 'writer',
-          key_hash: `hash-${kind}-${String(hasLines)}`,
-          prefix: 'sk-',
-          last_four: 'abcd',
-          created_at: 1,
-          expires_at: null,
-          spend_cap_micros: null,
-          allowed_models: null,
-          requests_per_minute: null,
-          tokens_per_minute: null,
-        });
-        const keyed = (costMicros: number, upstreamCostMicros: number | undefined): JournaledCharge => {
-          const base = charge(costMicros);
-          const usage = { ...base.usage, api_key_id: keyId, route_id: 'rte_a', provider: 'openai', error_code: 'x' };
-          return {
-            ...base,
-            usage: upstreamCostMicros === undefined ? usage : { ...usage, upstream_cost_micros: upstreamCostMicros },
-          };
-        };
-        const first = keyed(30, 12);
-        const second = keyed(45, undefined);
-        const charges = [first, second];
-        await writer.write(charges, hasLines ? charges.map((item) => JSON.stringify(item)) : undefined);
-        const rows = await handle.db
-          .selectFrom('usage_records')
-          .selectAll()
-          .where('api_key_id', '=', keyId)
-          .orderBy('created_at')
-          .execute();
-        assert.deepEqual(
-          rows.map((row) => ({ ...row })),
-          [
-            { ...first.usage, upstream_cost_micros: 12 },
-            { ...second.usage, upstream_cost_micros: null },
-          ].map((usage) => ({ ...rows[0], ...usage })),
-        );
-        const key = await handle.db
-          .selectFrom('api_keys')
-          .select(['spent_micros', 'last_used_at'])
-          .where('id', '=', keyId)
-          .executeTakeFirstOrThrow();
-        assert.deepEqual(
-          { spent: Number(key.spent_micros), lastUsedAt: Number(key.last_used_at) },
-          { spent: 75, lastUsedAt: second.usage.created_at },
-        );
+    test("every field of a usage row and the key spend arrive as settled, from the journal's JSON lines", async () => {
+      const keyId = `key_writer_${kind}`;
+      await insertApiKey(handle.db, {
+        id: keyId,
+        user_id: userId,
+        name: 'writer',
+        key_hash: `hash-${kind}`,
+        prefix: 'sk-',
+        last_four: 'abcd',
+        created_at: 1,
+        expires_at: null,
+        spend_cap_micros: null,
+        allowed_models: null,
+        requests_per_minute: null,
+        tokens_per_minute: null,
       });
-    }
+      const keyed = (costMicros: number, upstreamCostMicros: number | undefined): JournaledCharge => {
+        const base = charge(costMicros);
+        const usage = { ...base.usage, api_key_id: keyId, route_id: 'rte_a', provider: 'openai', error_code: 'x' };
+        return {
+          ...base,
+          usage: upstreamCostMicros === undefined ? usage : { ...usage, upstream_cost_micros: upstreamCostMicros },
+        };
+      };
+      const first = keyed(30, 12);
+      const second = keyed(45, undefined);
+      const charges = [first, second];
+      await writeGroup(charges);
+      const rows = await handle.db
+        .selectFrom('usage_records')
+        .selectAll()
+        .where('api_key_id', '=', keyId)
+        .orderBy('created_at')
+        .execute();
+      assert.deepEqual(
+        rows.map((row) => ({ ...row })),
+        [
+          { ...first.usage, upstream_cost_micros: 12 },
+          { ...second.usage, upstream_cost_micros: null },
+        ].map((usage) => ({ ...rows[0], ...usage })),
+      );
+      const key = await handle.db
+        .selectFrom('api_keys')
+        .select(['spent_micros', 'last_used_at'])
+        .where('id', '=', keyId)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(
+        { spent: Number(key.spent_micros), lastUsedAt: Number(key.last_used_at) },
+        { spent: 75, lastUsedAt: second.usage.created_at },
+      );
+    });
 
     test('an unbalanced ledger transaction is refused and writes nothing', async () => {
       const broken = charge(10);
       const usageBefore = await usageCount();
       const balanceBefore = await balance();
       await assert.rejects(
-        writer.write([{ ...broken, ledger: { ...broken.ledger, entries: broken.ledger.entries.slice(0, 1) } }]),
+        writeGroup([{ ...broken, ledger: { ...broken.ledger, entries: broken.ledger.entries.slice(0, 1) } }]),
         /unbalanced ledger transaction/,
       );
       assert.equal(await usageCount(), usageBefore);

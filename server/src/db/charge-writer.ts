@@ -7,12 +7,12 @@ import type { SqliteWriterThread } from './sqlite-writer-thread.ts';
 import { recordCharges, type ChargesOutcome } from './usage-records.ts';
 
 /**
- * Writes groups of settled charges to the database. `lines`, when given, holds each charge's JSON (one
- * `JSON.stringify(charge)` each, as the settlement journal wrote it), so the SQLite writer thread's group is built
- * without serialising the charges a second time.
+ * Writes groups of settled charges to the database. `lines` holds each charge's JSON (one `JSON.stringify(charge)`
+ * each, as the settlement journal wrote it), so the SQLite writer thread's group is built without serialising the
+ * charges a second time.
  */
 export type ChargeWriter = {
-  write: (charges: readonly JournaledCharge[], lines?: readonly string[]) => Promise<ChargesOutcome>;
+  write: (charges: readonly JournaledCharge[], lines: readonly string[]) => Promise<ChargesOutcome>;
 };
 
 /** Rows per multi-row statement: well under both engines' limits on bound parameters (19 columns a usage row). */
@@ -41,8 +41,10 @@ export function createChargeWriter(deps: { db: Database; writerThread: SqliteWri
     write: async (charges, lines) => {
       if (charges.length === 0) return { isNew: [], balances: [] };
       for (const { ledger } of charges) assertBalanced(ledger);
+      if (lines.length !== charges.length)
+        throw new Error(`${lines.length} journal lines for ${charges.length} charges`);
       try {
-        const balances = await writeGroup(deps, charges, lines?.length === charges.length ? lines : undefined);
+        const balances = await writeGroup(deps, charges, lines);
         return { isNew: charges.map(() => true), balances };
       } catch {
         return recordCharges(deps.db, charges);
@@ -54,7 +56,7 @@ export function createChargeWriter(deps: { db: Database; writerThread: SqliteWri
 async function writeGroup(
   deps: { db: Database; writerThread: SqliteWriterThread | undefined },
   charges: readonly JournaledCharge[],
-  lines: readonly string[] | undefined,
+  lines: readonly string[],
 ): Promise<BalanceSnapshot[]> {
   if (deps.writerThread) {
     const sums: Omit<ChargeGroupText, 'charges'> = {
@@ -62,10 +64,7 @@ async function writeGroup(
       spends: [...sumKeySpend(charges)].map(([keyId, spend]) => [keyId, spend.costMicros, spend.lastUsedAt]),
     };
     // The same text as JSON.stringify({ charges, ...sums }), with the charges' JSON taken from the journal's lines.
-    const text =
-      lines === undefined
-        ? JSON.stringify({ charges, ...sums })
-        : `{"charges":[${lines.join(',')}],"balances":${JSON.stringify(sums.balances)},"spends":${JSON.stringify(sums.spends)}}`;
+    const text = `{"charges":[${lines.join(',')}],"balances":${JSON.stringify(sums.balances)},"spends":${JSON.stringify(sums.spends)}}`;
     const rows = await deps.writerThread.writeCharges(text);
     return rows.map((row) => toBalanceSnapshot(row));
   }

@@ -179,10 +179,14 @@ for (const kind of databaseKinds) {
       const before = await state();
       await recordCharges(handle.db, [charge('req_bulk', { costMicros: 11, outputTokens: 8, kind: 'checkpoint' })]);
       const writer = createChargeWriter({ db: handle.settlementDb, writerThread: handle.writerThread });
-      const outcome = await writer.write([
+      const group = [
         charge('req_bulk_other', { costMicros: 7, outputTokens: 5, kind: 'final' }),
         charge('req_bulk', { costMicros: 50, outputTokens: 60, kind: 'final' }),
-      ]);
+      ];
+      const outcome = await writer.write(
+        group,
+        group.map((item) => JSON.stringify(item)),
+      );
       assert.deepEqual(outcome.isNew, [true, true]);
       assert.equal(await paidFor('req_bulk'), 50);
       assert.equal((await state()).balance, before.balance - 57);
