@@ -266,6 +266,8 @@ test('switching to Russian changes the text and lang, persists across a reload, 
   await page.reload();
   await page.getByRole('heading', { level: 1, name: 'Модели и цены' }).waitFor();
   assert.equal(await page.locator('html').getAttribute('lang'), 'ru');
+  // The search field comes with the price list, which may arrive after the heading: wait for it, then check it.
+  await page.getByLabel('Поиск').waitFor();
   assert.ok(await page.getByLabel('Поиск').isVisible());
   const widths = await page.evaluate(() => [
     document.documentElement.scrollWidth,
