@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { vendorCredentialKeys } from '../server/src/config/config.ts';
-import { readStartEnvironment } from './read-start-environment.ts';
+import { readStartEnvironment, readStartNodeFlags } from './read-start-environment.ts';
 import { startNodeProcess, type BenchProcess } from './start-process.ts';
 
 /** The gateway under test in its full paid configuration, with the key and model a client uses. */
@@ -84,7 +84,12 @@ export async function startBenchGateway(input: {
     );
     const profileArgs = input.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${input.cpuProfileDir}`] : [];
     const gateway = await startNodeProcess({
-      args: [...input.nodeArgs, ...profileArgs, path.join(repositoryRoot, 'server/src/main.ts')],
+      args: [
+        ...readStartNodeFlags(),
+        ...input.nodeArgs,
+        ...profileArgs,
+        path.join(repositoryRoot, 'server/src/main.ts'),
+      ],
       env,
       url: `http://127.0.0.1:${port}`,
       readyPath: '/readyz',

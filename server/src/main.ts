@@ -1,12 +1,15 @@
 import cluster from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { ConfigError, readConfig, type Config } from './config/config.ts';
 import { createLogger } from './logger.ts';
 import { refuseProcesses, startProcesses, workerConfig } from './start-processes.ts';
 import { StartupError } from './startup-error.ts';
-import { countOpenSockets, watchOldGenerationGrowth } from './watch-old-generation-growth.ts';
+import {
+  countOpenSockets,
+  exposeMemoryReducingCollection,
+  watchHeapForManyConnections,
+} from './watch-heap-for-many-connections.ts';
 
 /** Reads the configuration, or prints every bad key and exits 2. */
 export function readConfigOrExit(): Config {
@@ -52,15 +55,17 @@ export async function runGateway(startConfig: Config): Promise<void> {
     { url: gateway.url, database: gateway.database.description, sandbox: config.isSandbox, webSearch },
     `gateway listening on ${gateway.url} (database: ${gateway.database.description}; sandbox mode: ${config.isSandbox ? 'on, models are served by simulators' : 'off'}; web search: ${webSearch})`,
   );
-  const collectGarbage = exposeGarbageCollection();
+  // Starting leaves about 40 MB of garbage (module sources as read and as type-stripped, migrations, the price data's
+  // parse) and a young generation grown to its cap, which V8 would keep until much later.
+  const collectGarbage = exposeMemoryReducingCollection();
   collectGarbage();
   if (config.memoryMode !== 'lean') {
-    const check = watchOldGenerationGrowth({ countOpenSockets, setV8Flags: setFlagsFromString, collectGarbage });
+    const check = watchHeapForManyConnections({ countOpenSockets, setV8Flags: setFlagsFromString, collectGarbage });
     setInterval(check, 1_000).unref();
   }
   if (!hasSemiSpaceCap(process.execArgv, config.nodeOptions)) {
     logger.warn(
-      "V8's young generation is not capped: start node with --max-semi-space-size=12 (npm start sets it in NODE_OPTIONS; 4 for the least memory) or resident memory under load grows by about 150 MB",
+      "V8's young generation is not capped: start node with --max-semi-space-size=16 (npm start sets it in NODE_OPTIONS; 4 for the least memory) or resident memory under load grows by about 150 MB",
     );
   }
   let isStopping = false;
@@ -83,24 +88,13 @@ export async function runGateway(startConfig: Config): Promise<void> {
 /**
  * V8 sizes the young generation when the process starts, so a semi-space cap set from inside the running gateway
  * (`v8.setFlagsFromString`) has no effect: the cap must be on Node's command line or in NODE_OPTIONS, which
- * `npm start` sets to a 12 MB semi-space (decisions 1650, 1841). Without it V8 grows each semi-space to 32 MB under
- * load and the resident peak of the c=64 benchmark rises from about 230 to about 360 MB, so the gateway says so once it
+ * `npm start` sets to a 16 MB semi-space (decisions 1650, 1900). Without it V8 grows each semi-space to 64 MB on a machine
+ * of this size under load and the resident peak of the c=64 benchmark rises from about 230 to about 360 MB, so the gateway says so once it
  * listens.
  * `lean` also asks V8 to collect the old generation sooner (memory saver mode, which V8 reads at each collection).
  */
 function applyMemoryMode(config: Config): void {
   if (config.memoryMode === 'lean') setFlagsFromString('--memory-saver-mode');
-}
-
-/**
- * V8's full collection, without a `gc` global in the gateway's own context. Run once the gateway listens: starting
- * leaves about 40 MB of garbage (module sources as read and as type-stripped, migrations, the price data's parse)
- * that V8 would keep until its old generation next fills; and again when the old generation's growth is capped, so the
- * new limit holds at once (decision 1760).
- */
-function exposeGarbageCollection(): () => void {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
 }
 
 /** Whether Node was started with a young-generation cap, on its command line or in NODE_OPTIONS. */
