@@ -552,7 +552,10 @@ async function startCreditHolds(input: {
   const keyPrefix = creditKeyPrefix(installation);
   const onError = (error: unknown) =>
     input.logger.error({ err: error }, 'writing credit holds to Redis failed; the next heartbeat re-posts them');
-  const shared = createRedisCreditHolds({ db: input.db, redis: input.redis, keyPrefix, nodeId, onError });
+  // Lease renewals get a connection of their own (decision 1902); its failures show as failed renewals in the log.
+  const leaseRedis = input.stack.adopt(input.redis.duplicate(), async (client) => void (await client.quit()));
+  leaseRedis.on('error', () => undefined);
+  const shared = createRedisCreditHolds({ db: input.db, redis: input.redis, leaseRedis, keyPrefix, nodeId, onError });
   const released = await shared.forgetPreviousLife(recovered.userIds);
   if (released > 0) input.logger.warn({ holds: released }, 'released the credit holds a stopped process left');
   input.stack.adopt(startCreditLease(shared, input.logger), (lease) => lease.stop());

@@ -168,3 +168,38 @@ test('a burst of reservations for an account Redis lacks reads its balance from 
   assert.equal(await holds.availableMicros(userId), 1_000_000 - 200 * 1_000);
   assert.equal(balanceReads, 1, 'a loaded account is read from Redis');
 });
+
+test('a lease renewal on its own connection is confirmed while the shared connection waits on a slow command', async () => {
+  const leaseRedis = new Redis(testRedisUrl());
+  const shared = new Redis(testRedisUrl());
+  try {
+    let nowMs = 1_000;
+    const renewalTimes = async (lease: Redis | undefined, nodeId: string) => {
+      const holds = createRedisCreditHolds({
+        db: handle.db,
+        redis: shared,
+        ...(lease ? { leaseRedis: lease } : {}),
+        keyPrefix,
+        nodeId,
+        monotonicNowMs: () => nowMs,
+      });
+      await holds.renewLease();
+      // The shared connection is busy for a second (a blocking pop), as it is behind thousands of checkpoints at load.
+      const busy = shared.blpop(`${keyPrefix}nothing`, 1);
+      nowMs += 5_000;
+      const startedMs = performance.now();
+      await holds.renewLease();
+      const tookMs = performance.now() - startedMs;
+      await busy;
+      return { tookMs, renewedAtMs: holds.leaseRenewedAtMs() };
+    };
+    const own = await renewalTimes(leaseRedis, 'node_own_lease');
+    assert.ok(own.tookMs < 500, `renewed without waiting for the shared connection (${Math.round(own.tookMs)} ms)`);
+    assert.equal(own.renewedAtMs, nowMs, 'and counted as renewed when it was sent');
+    const sharedOnly = await renewalTimes(undefined, 'node_shared_lease');
+    assert.ok(sharedOnly.tookMs >= 900, `on the shared connection it waits (${Math.round(sharedOnly.tookMs)} ms)`);
+  } finally {
+    await leaseRedis.quit();
+    await shared.quit();
+  }
+});

@@ -5,7 +5,7 @@ import { ServiceUnavailableError } from '../errors/service-unavailable-error.ts'
 import type { CommittedCharges, CreditHolds } from './credit-holds.ts';
 import { creditNodeKeys, reapCreditNode } from './reap-credit-node.ts';
 import { accountTtlSeconds, createRedisCreditNode, throwFirstError } from './redis-credit-node.ts';
-import { applyScript, captureScript, releaseScript, renewLeaseScript, reserveScript } from './redis-credit-scripts.ts';
+import { applyScript, captureScript, releaseScript, reserveScript } from './redis-credit-scripts.ts';
 
 /** How long a node's registration lives without a renewal; then any node may reap it (docs/billing.md). */
 export const defaultLeaseMs = 10_000;
@@ -21,9 +21,17 @@ export type RedisCreditHolds = CreditHolds & {
    */
   forgetPreviousLife: (accountsToReload: readonly string[]) => Promise<number>;
   /**
-   * Once a second: renews this node's lease (re-posting what it holds when Redis lost it), then reaps every node
-   * whose lease ran out: writes the charges it left, then frees its holds and pending charges. Returns the reaped ids.
+   * Once a second, on the lease connection: renews this node's lease (registering, which re-posts what it holds, when
+   * Redis lost it or a command went unheard). Never waits for `tend`.
    */
+  renewLease: () => Promise<void>;
+  /**
+   * Once a second, on the shared connection: re-registers when Redis holds fewer of this node's holds than memory,
+   * then reaps every node whose lease ran out: writes the charges it left, then frees its holds and pending charges.
+   * Returns the reaped ids.
+   */
+  tend: () => Promise<string[]>;
+  /** `renewLease` then `tend`, in one go. */
   heartbeat: () => Promise<string[]>;
   /**
    * When (on `monotonicNowMs`) the newest lease renewal that Redis confirmed was sent: Redis started its TTL no
@@ -45,6 +53,8 @@ type Outcome = [code: number, amount: number];
 export function createRedisCreditHolds(deps: {
   db: Database;
   redis: Redis;
+  /** The connection lease renewals go on (`RedisCreditNodeDeps.leaseRedis`); `redis` by default. */
+  leaseRedis?: Redis;
   keyPrefix: string;
   nodeId: string;
   leaseMs?: number;
@@ -62,6 +72,7 @@ export function createRedisCreditHolds(deps: {
   const node = createRedisCreditNode({
     db: deps.db,
     redis,
+    ...(deps.leaseRedis ? { leaseRedis: deps.leaseRedis } : {}),
     keyPrefix,
     nodeId,
     leaseMs,
@@ -72,6 +83,21 @@ export function createRedisCreditHolds(deps: {
   const { keys, openHolds, pendingByUser, unwrittenCharges, unappliedBalances, deliveries } = node;
   const { own } = keys;
   let holdSequence = 0;
+
+  /** Re-registers when Redis holds fewer of this node's holds than memory does, then reaps the lapsed nodes. */
+  const tend = async (): Promise<string[]> => {
+    // Holds only leave memory before Redis hears of it, and enter it after, so Redis holding fewer than memory did
+    // when this count was sent (on the connection the reservations went on) means some were lost.
+    const known = openHolds.size;
+    if ((await redis.hlen(own.holds)) < known) await node.register();
+    const others = (await redis.smembers(keys.nodes)).filter((id) => id !== nodeId);
+    const reaped: string[] = [];
+    for (const id of others) {
+      if ((await redis.exists(creditNodeKeys(keyPrefix, id).lease)) === 1) continue;
+      if ((await reapNode(id, 'expired')) >= 0) reaped.push(id);
+    }
+    return reaped;
+  };
 
   const free = async (holdId: string, userId: string): Promise<void> => {
     if (!openHolds.delete(holdId)) return;
@@ -181,22 +207,15 @@ export function createRedisCreditHolds(deps: {
       await node.register();
       return released;
     },
+    renewLease: async () => {
+      if (node.isOutOfSync()) await node.register();
+      await node.renewLease();
+    },
+    tend,
     heartbeat: async () => {
       if (node.isOutOfSync()) await node.register();
-      // Holds only leave memory before Redis hears of it, so Redis holding fewer than memory did means some were lost.
-      const known = openHolds.size;
-      const sentAtMs = monotonicNowMs();
-      const [renewed, registered] = await node.moveCredit(renewLeaseScript, [own.lease, own.holds], [String(leaseMs)]);
-      if (renewed !== 1) return [];
-      node.noteLeaseRenewed(sentAtMs);
-      if (registered < known) await node.register();
-      const others = (await redis.smembers(keys.nodes)).filter((id) => id !== nodeId);
-      const reaped: string[] = [];
-      for (const id of others) {
-        if ((await redis.exists(creditNodeKeys(keyPrefix, id).lease)) === 1) continue;
-        if ((await reapNode(id, 'expired')) >= 0) reaped.push(id);
-      }
-      return reaped;
+      await node.renewLease();
+      return tend();
     },
     leaseRenewedAtMs: node.leaseRenewedAtMs,
     openRequestIds: () => [...openHolds.keys()].map((holdId) => holdId.slice(0, holdId.lastIndexOf('#'))),

@@ -8,7 +8,13 @@ import { settlesWithin } from '../lib/settles-within.ts';
 import { createSingleFlight } from '../lib/single-flight.ts';
 import { createDeliveryCheckpoints, type DeliveryCheckpoints } from './delivery-checkpoints.ts';
 import { creditNodeKeys } from './reap-credit-node.ts';
-import { checkpointScript, loadScript, openGenerationScript, registerScript } from './redis-credit-scripts.ts';
+import {
+  checkpointScript,
+  loadScript,
+  openGenerationScript,
+  registerScript,
+  renewLeaseScript,
+} from './redis-credit-scripts.ts';
 
 /** Idle accounts leave Redis after a week; the next call reloads the balance from the database. */
 export const accountTtlSeconds = 7 * 24 * 3600;
@@ -25,6 +31,12 @@ const redisAnswerCheckMs = 500;
 export type RedisCreditNodeDeps = {
   db: Database;
   redis: Redis;
+  /**
+   * The connection lease renewals go on (a second one to the same Redis, or `redis` itself): on the shared connection
+   * a renewal waits behind every command sent before it, and under load (a thousand streams checkpointing) its answer
+   * came seconds late, which the credit fence read as a Redis cut off (decision 1902).
+   */
+  leaseRedis?: Redis;
   keyPrefix: string;
   nodeId: string;
   leaseMs: number;
@@ -173,6 +185,26 @@ export function createRedisCreditNode(deps: RedisCreditNodeDeps) {
     if (outcome[0] === -1) await register();
     return [outcome[0], outcome[1], sentAfter];
   };
+
+  /**
+   * Renews the lease on the lease connection and notes it renewed as of when it was sent; when Redis no longer has
+   * this node registered, registers (which sets the lease too). Whether Redis still has every hold is checked on the
+   * shared connection, behind the reservations sent before it (`RedisCreditHolds.tend`).
+   */
+  const renewLease = async (): Promise<void> => {
+    if (generation === '') await register();
+    const sentAtMs = deps.monotonicNowMs();
+    const leaseKeys = [keys.generation, keys.own.registration, keys.own.lease, keys.own.holds];
+    const [code] = (await (deps.leaseRedis ?? redis).eval(
+      renewLeaseScript,
+      leaseKeys.length,
+      ...leaseKeys,
+      generation,
+      String(deps.leaseMs),
+    )) as [code: number, holds: number];
+    if (code === 1) leaseRenewedAtMs = Math.max(leaseRenewedAtMs, sentAtMs);
+    else await register();
+  };
   /** Whether Redis answered `command` (or failed it) before the lease went unrenewed for `leaseLateMs`. */
   const isHeard = async (command: Promise<unknown>): Promise<boolean> => {
     while (!(await settlesWithin(command, redisAnswerCheckMs))) {
@@ -226,10 +258,7 @@ export function createRedisCreditNode(deps: RedisCreditNodeDeps) {
       isOutOfSync = true;
     },
     leaseRenewedAtMs: () => leaseRenewedAtMs,
-    /** Redis confirmed a lease renewal sent at `sentAtMs` (on `monotonicNowMs`). */
-    noteLeaseRenewed: (sentAtMs: number) => {
-      leaseRenewedAtMs = sentAtMs;
-    },
+    renewLease,
     register,
     reload,
     loadMissing,

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
 import { startCreditFence } from './start-credit-fence.ts';
@@ -58,5 +60,41 @@ test('a lease renewed just before the fence (Redis back) cuts nothing', async ()
     assert.equal(open.open, 2, 'the calls stay open');
   } finally {
     fence.stop();
+  }
+});
+
+test('a renewal answer received while the event loop was busy counts before the cut', async () => {
+  const open = { open: 4 };
+  const { clock, fenced, fence } = fenceOn(open);
+  // The renewal's answer arrives on a socket, as Redis's does: read in the event loop's I/O phase.
+  const server = createServer((socket) => socket.on('data', () => void (clock.renewedAtMs = 6_500)));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const accepted = once(server, 'connection');
+  const client = connect(port, '127.0.0.1');
+  await Promise.all([once(client, 'connect'), accepted]);
+  try {
+    clock.nowMs = 6_000;
+    await sleep(20);
+    // From the end of a turn (the check phase), so the next turn starts with the timers, then reads the socket: busy
+    // past the fence's interval with the answer already in the kernel, the fence's timer fires before it is read.
+    await new Promise<void>((resolve) =>
+      setImmediate(() => {
+        client.write('renewed');
+        clock.nowMs = 9_000;
+        const busyUntil = performance.now() + 50;
+        while (performance.now() < busyUntil);
+        resolve();
+      }),
+    );
+    await sleep(30);
+    assert.equal(clock.renewedAtMs, 6_500, 'the answer was read');
+    assert.deepEqual(fenced, [], 'and nothing was cut for the timer being late');
+    assert.equal(open.open, 4);
+  } finally {
+    fence.stop();
+    client.destroy();
+    server.close();
   }
 });

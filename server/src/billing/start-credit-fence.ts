@@ -28,14 +28,21 @@ export function startCreditFence(deps: {
   logger: Pick<Logger, 'error'>;
 }): { stop: () => void } {
   const fenceAfterMs = deps.leaseMs - (deps.marginMs ?? fenceMarginMs);
+  const silentMs = () => deps.monotonicNowMs() - deps.leaseRenewedAtMs();
   const check = () => {
-    const silentMs = deps.monotonicNowMs() - deps.leaseRenewedAtMs();
-    if (silentMs < fenceAfterMs) return;
+    if (silentMs() < fenceAfterMs) return;
+    // Decided after this turn's I/O: a timer that fired late on a busy event loop may find the renewal's answer
+    // already received but not yet read, and it counts before any call is cut (decision 1902).
+    setImmediate(cutIfStillSilent);
+  };
+  const cutIfStillSilent = () => {
+    const silentForMs = silentMs();
+    if (silentForMs < fenceAfterMs) return;
     const calls = deps.cutOpenCalls();
     if (calls === 0) return;
     deps.onFence(calls);
     deps.logger.error(
-      { calls, sinceLeaseRenewalMs: Math.round(silentMs), leaseMs: deps.leaseMs },
+      { calls, sinceLeaseRenewalMs: Math.round(silentForMs), leaseMs: deps.leaseMs },
       'credit fence: Redis did not renew this node lease in time; cut its open calls and settled what they delivered',
     );
   };
