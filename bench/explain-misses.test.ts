@@ -43,3 +43,14 @@ test('every figure the report can miss has an explanation', () => {
   for (const figure of figures) assert.match(explainMisses([row(figure, 'gateway (SQLite)', 'MISS')]), /why: /, figure);
   assert.equal(explainMisses([row(figures[0] ?? '', 'gateway (SQLite)', 'PASS')]), '');
 });
+
+test("a missed figure is shown beside the raw floor's own figure of the same run", () => {
+  const text = explainMisses([
+    { ...row('Added latency p50 / p99, c=1, zero-delay upstream', 'raw floor', ''), value: '+0.369 / +0.550 ms' },
+    row('Added latency p50 / p99, c=1, zero-delay upstream', 'gateway (SQLite)', 'MISS'),
+    { ...row('RSS peak during the c=64 throughput run', 'raw floor', ''), value: '' },
+    row('RSS peak during the c=64 throughput run', 'gateway (SQLite)', 'MISS'),
+  ]);
+  assert.match(text, /MISS Added latency[^\n]*\n {2}raw floor in this run: \+0\.369 \/ \+0\.550 ms\n {2}why: /);
+  assert.equal(text.match(/raw floor in this run/g)?.length, 1, 'no line where the floor has no figure');
+});

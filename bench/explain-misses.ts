@@ -5,6 +5,8 @@ import type { ReportRow } from './report.ts';
  * them (issue 20: the bench prints each target as met, or the explanation of its gap). Each entry names the sections
  * where its measurements are; when a change moves a figure, its entry here changes with the doc.
  */
+const floorSystem = 'raw floor';
+
 type Explanation = { figure: RegExp; gap: string; next: string; sections: string };
 
 const explanations: readonly Explanation[] = [
@@ -78,9 +80,12 @@ export function explainMisses(rows: readonly ReportRow[]): string {
     const systems = [...new Set(missed.filter((row) => explanation.figure.test(row.figure)).map((row) => row.system))];
     if (systems.length === 0) continue;
     const figures = [...new Set(missed.filter((row) => explanation.figure.test(row.figure)).map((row) => row.figure))];
+    // The raw floor's own figure in the same run: what a bare Node proxy does on this machine at this moment.
+    const floor = rows.filter((row) => figures.includes(row.figure) && row.system === floorSystem && row.value !== '');
     blocks.push(
       [
         `MISS ${figures.join('; ')} (${systems.join(', ')})`,
+        ...floor.map((row) => `  raw floor in this run: ${row.value}`),
         `  why:  ${explanation.gap}`,
         `  next: ${explanation.next}`,
         `  see:  docs/benchmarks.md, ${explanation.sections}`,
