@@ -99,30 +99,3 @@ test('a call that failed before it took credit is admitted then: its own error w
   assert.ok(answered instanceof RateLimitError, 'over its budget, a bad request still gets the 429');
   assert.match(answered.message, /requests per minute/);
 });
-
-test('budgets only (hasSlot: false): the request budgets are taken, no slot is asked for or given back', async () => {
-  const headers: Record<string, string>[] = [];
-  const budgetsOnly = admitCall(
-    {
-      rateLimiter: createMemoryRateLimiter({ nowMs: () => 0 }),
-      concurrencyLimiter: {
-        acquire: async () => assert.fail('a budgets-only admission takes no slot'),
-        release: async () => assert.fail('a budgets-only admission gives back no slot'),
-      },
-      accountTerms: {
-        limitsOf: () => ({
-          keyRequestsPerMinute: 60,
-          keyTokensPerMinute: undefined,
-          accountRequestsPerMinute: 60,
-          accountTokensPerMinute: undefined,
-          accountConcurrentRequests: 1,
-          maxKeys: 10,
-        }),
-      },
-    },
-    { caller, requestId: 'req_1', setHeaders: (value) => void headers.push(value), hasSlot: false },
-  );
-  await budgetsOnly.admit();
-  await budgetsOnly[Symbol.asyncDispose]();
-  assert.equal(headers[0]?.['x-ratelimit-remaining-requests'], '59');
-});

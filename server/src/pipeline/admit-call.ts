@@ -25,7 +25,7 @@ export type Admission = AsyncDisposable & {
  * Opens the admission of a call; nothing is asked for until `admit` or `refusalOr`. The outcome is as if taken in turn:
  * over a request budget, its 429 wins and a slot taken beside it is given back at once; a refused slot still counts
  * against the request budgets. The budgets' `x-ratelimit-*` headers go out with the answer, a refusal of the slot
- * included. `hasSlot: false` asks for the budgets only (`/v1/completions`).
+ * included.
  */
 export function admitCall(
   deps: AdmitCallDeps,
@@ -33,7 +33,6 @@ export function admitCall(
     caller: Caller;
     requestId: string;
     setHeaders: (headers: RateLimitHeaders) => void;
-    hasSlot?: boolean;
   },
 ): Admission {
   let admitted: Promise<void> | undefined;
@@ -41,7 +40,7 @@ export function admitCall(
   const ask = async () => {
     const [budgets, taken] = await Promise.allSettled([
       checkRateLimit(deps, input.caller),
-      input.hasSlot === false ? undefined : takeCallSlot(deps, { caller: input.caller, requestId: input.requestId }),
+      takeCallSlot(deps, { caller: input.caller, requestId: input.requestId }),
     ]);
     if (budgets.status === 'rejected') {
       if (taken.status === 'fulfilled') await taken.value?.[Symbol.asyncDispose]();

@@ -174,6 +174,22 @@ for (const databaseKind of databaseKinds) {
       const customer = await newCustomer();
       await assertConcurrencyLimit([gateway.url, gateway.url], customer.key);
     });
+
+    test('legacy /v1/completions calls take a slot of the same limit as chat calls', async () => {
+      const customer = await newCustomer();
+      const complete = (prompt: string) =>
+        fetch(`${gateway.url}/v1/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${customer.key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'gpt-4o-mini', prompt }),
+        });
+      const slow = [complete('slow 1 [sim:delay-first-byte=1500]'), complete('slow 2 [sim:delay-first-byte=1500]')];
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await assertRefused(await complete('third'), /at most 2 at once over all its keys/);
+      await assertRefused(await post(gateway.url, customer.key, 'fourth'), /at most 2 at once over all its keys/);
+      for (const response of await Promise.all(slow)) assert.equal(response.status, 200);
+      assert.equal((await complete('after')).status, 200, 'the slots are given back when the calls end');
+    });
   });
 }
 

@@ -32,12 +32,10 @@ import type { ChatCompletionsRouteDeps } from './chat-completions.ts';
 export function registerCompletionRoutes(app: FastifyInstance, deps: ChatCompletionsRouteDeps): void {
   app.post('/v1/completions', async (request, reply) => {
     const caller = await authenticate(deps, readAuthHeaders(request));
-    // The request budgets only, as before: this route never took a concurrency slot.
     await using admission = admitCall(deps, {
       caller,
       requestId: request.id,
       setHeaders: (headers) => void reply.headers(headers),
-      hasSlot: false,
     });
     let completionRequest: CompletionRequest;
     let chatRequest: ChatRequest;
