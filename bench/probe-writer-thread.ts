@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -10,6 +10,7 @@ import { migrateToLatest } from '../server/src/db/migrate.ts';
 import type { JournaledCharge } from '../server/src/db/settlement-journal.ts';
 import { insertUser } from '../server/src/db/users.ts';
 import { cryptoIds } from '../server/src/lib/ids.ts';
+import { walFramesByTree } from './wal-frames-by-tree.ts';
 
 /**
  * The SQLite writer thread's CPU time per charge, alone: the gateway's charge writer writes groups of charges shaped
@@ -19,9 +20,11 @@ import { cryptoIds } from '../server/src/lib/ids.ts';
  * compare run against run. Not part of `npm run bench`; docs/benchmarks.md.
  *
  *   npm exec -- node bench/probe-writer-thread.ts [--charges N] [--group N] [--prefill N] [--random-ids] [--kind-index]
+ *     [--wal-frames]
  *
  * `--prefill` charges are written before the measure, so the tables are not empty. `--random-ids` makes the request
  * and ledger transaction ids random, as before decision 1890; `--kind-index` puts back the index migration 0130 drops.
+ * `--wal-frames` also prints the pages each commit wrote to the log, by table and index (no checkpoint runs then).
  */
 const { values } = parseArgs({
   options: {
@@ -30,6 +33,7 @@ const { values } = parseArgs({
     prefill: { type: 'string', default: '20000' },
     'random-ids': { type: 'boolean', default: false },
     'kind-index': { type: 'boolean', default: false },
+    'wal-frames': { type: 'boolean', default: false },
   },
 });
 const groupSize = Number(values.group);
@@ -38,10 +42,16 @@ const keyId = 'key_writer_probe';
 const newId = values['random-ids'] ? cryptoIds.newId : cryptoIds.newTimeOrderedId;
 
 const directory = mkdtempSync(path.join(tmpdir(), 'writer-probe-'));
+const databasePath = path.join(directory, 'gateway.db');
 const errors: string[] = [];
 const handle = openDatabase(
-  { kind: 'sqlite', filePath: path.join(directory, 'gateway.db') },
-  { writerThread: { checkpointIntervalMs: 1000, onError: (message) => errors.push(message) } },
+  { kind: 'sqlite', filePath: databasePath },
+  {
+    writerThread: {
+      checkpointIntervalMs: values['wal-frames'] ? 3_600_000 : 1000,
+      onError: (message) => errors.push(message),
+    },
+  },
 );
 try {
   await migrateToLatest(handle.db);
@@ -72,6 +82,7 @@ try {
     }
   };
   await write(Number(values.prefill));
+  const walBytesBefore = statSync(`${databasePath}-wal`).size;
   const cpuBefore = writerThreadCpuMs();
   const startedAt = performance.now();
   await write(Number(values.charges));
@@ -88,6 +99,11 @@ try {
     `writer thread (${variant}): ${Math.round(perCharge)} µs of CPU per charge over ${values.charges} charges in ` +
       `groups of ${groupSize} after ${values.prefill} (${Math.round(elapsedMs)} ms)`,
   );
+  if (values['wal-frames']) {
+    const log = walFramesByTree({ databasePath, fromByte: walBytesBefore });
+    console.log(`${log.frames} pages written to the log in ${log.commits} commits; per commit:`);
+    for (const [name, frames] of log.byTree) console.log(`  ${frames.toFixed(2).padStart(6)}  ${name}`);
+  }
 } finally {
   await handle.close();
   rmSync(directory, { recursive: true, force: true });
