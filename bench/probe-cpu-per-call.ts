@@ -13,17 +13,20 @@ import { startNodeProcess } from './start-process.ts';
  * load, while CPU per call moves far less, so back-to-back runs of two commits compare them. Not part of
  * `npm run bench`; docs/benchmarks.md.
  *
- *   npm exec -- node bench/probe-cpu-per-call.ts [--postgres] [--calls N] [--allocations]
+ *   npm exec -- node bench/probe-cpu-per-call.ts [--postgres] [--calls N] [--allocations] [--cpu-prof-dir DIR]
  *
  * `--postgres` measures the PostgreSQL + Redis gateway (BENCH_POSTGRES_URL and BENCH_REDIS_URL, or servers it starts).
  * `--allocations` measures the bytes the gateway's main thread allocates per call instead (V8's sampling heap
  * profiler, through the inspector; `sample-allocations.ts`), and the functions that allocate most.
+ * `--cpu-prof-dir` has the gateway write a V8 CPU profile of each of its threads there (the SQLite writer thread's
+ * too), for `summarize-profile.ts`; the profiler's own cost is in the figures then.
  */
 const { values } = parseArgs({
   options: {
     postgres: { type: 'boolean', default: false },
     calls: { type: 'string', default: '6000' },
     allocations: { type: 'boolean', default: false },
+    'cpu-prof-dir': { type: 'string' },
   },
 });
 const calls = Number(values.calls);
@@ -45,7 +48,12 @@ try {
   }
   const inspectPort = values.allocations ? await findFreePort() : undefined;
   const nodeArgs = inspectPort === undefined ? [] : [`--inspect=127.0.0.1:${inspectPort}`];
-  const gateway = await startBenchGateway({ upstreamUrl: mock.url, nodeArgs, ...(database ? { database } : {}) });
+  const gateway = await startBenchGateway({
+    upstreamUrl: mock.url,
+    nodeArgs,
+    ...(database ? { database } : {}),
+    ...(values['cpu-prof-dir'] === undefined ? {} : { cpuProfileDir: values['cpu-prof-dir'] }),
+  });
   cleanups.push(gateway.close);
   const pool = new Pool(gateway.url, { connections: concurrency });
   const body = JSON.stringify({ model: gateway.model, messages: [{ role: 'user', content: 'hi' }] });

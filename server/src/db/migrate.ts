@@ -23,6 +23,7 @@ import * as accountDeletion from './migrations/0052-account-deletion.ts';
 import * as operatorTotp from './migrations/0061-operator-totp.ts';
 import * as listPriceChanges from './migrations/0110-list-price-changes.ts';
 import * as keySpendBudgets from './migrations/0120-key-spend-budgets.ts';
+import * as dropLedgerKindIndex from './migrations/0130-drop-ledger-kind-index.ts';
 
 /** Forward-only migrations, in order. Written with Kysely's schema builder so one file serves SQLite and PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '0061-operator-totp': operatorTotp,
   '0110-list-price-changes': listPriceChanges,
   '0120-key-spend-budgets': keySpendBudgets,
+  '0130-drop-ledger-kind-index': dropLedgerKindIndex,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

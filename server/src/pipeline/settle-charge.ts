@@ -32,7 +32,7 @@ export function buildUsageCharge(
   const costMicros = Math.max(0, Math.min(input.costMicros, input.hold.heldMicros));
   const charge: JournaledCharge = {
     ledger: {
-      id: ids.newId('ltx_'),
+      id: ids.newTimeOrderedId('ltx_'),
       idempotencyKey: `usage:${input.usage.request_id}`,
       kind: 'usage',
       reason: `${input.usage.endpoint} ${input.usage.model_id}`,
