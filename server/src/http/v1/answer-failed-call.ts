@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayError } from '../../errors/gateway-error.ts';
 import { InternalError } from '../../errors/internal-error.ts';
 import { toGatewayError } from '../write-error.ts';
@@ -18,15 +18,34 @@ export function answerFailedCall(input: {
   stream: { readonly isStarted: boolean };
   endStream: (error: GatewayError) => void;
 }): FastifyReply {
-  const { reply, error, stream } = input;
+  const { reply } = input;
+  endFailedCall({
+    ...input,
+    log: input.request.log,
+    closeConnection: () => {
+      reply.hijack();
+      reply.raw.destroy();
+    },
+  });
+  return reply;
+}
+
+/** `answerFailedCall` for a route served on node's own response (`hot-routes.ts`): the same three ends. */
+export function endFailedCall(input: {
+  log: Pick<FastifyBaseLogger, 'error'>;
+  error: unknown;
+  signal: AbortSignal;
+  stream: { readonly isStarted: boolean };
+  endStream: (error: GatewayError) => void;
+  closeConnection: () => void;
+}): void {
+  const { error, stream } = input;
   if (input.signal.aborted && !stream.isStarted) {
-    reply.hijack();
-    reply.raw.destroy();
-    return reply;
+    input.closeConnection();
+    return;
   }
   if (!stream.isStarted) throw error;
   const gatewayError = toGatewayError(error);
-  if (gatewayError instanceof InternalError) input.request.log.error({ err: error }, 'stream failed after start');
+  if (gatewayError instanceof InternalError) input.log.error({ err: error }, 'stream failed after start');
   input.endStream(gatewayError);
-  return reply;
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { RateLimiter } from '../../limits/rate-limiter.ts';
 import type { ChatChunk, ChatCompletion } from '../../openai-api/chat-completion.ts';
 import { authenticate, type AuthenticateDeps, type Caller } from '../../pipeline/authenticate.ts';
@@ -6,11 +6,14 @@ import type { ChatSink } from '../../pipeline/chat-sink.ts';
 import { admitCall } from '../../pipeline/admit-call.ts';
 import type { TakeCallSlotDeps } from '../../pipeline/take-call-slot.ts';
 import { runChatCompletion, type ChatCompletionDeps } from '../../pipeline/run-chat-completion.ts';
+import { InternalError } from '../../errors/internal-error.ts';
 import { readAuthHeaders } from '../read-auth-headers.ts';
-import { answerFailedCall } from './answer-failed-call.ts';
-import { createEventStreamReply, type EventStreamReply } from '../create-event-stream-reply.ts';
+import { endFailedCall } from './answer-failed-call.ts';
+import { createEventStreamResponse, type EventStreamReply } from '../create-event-stream-reply.ts';
 import { gatewayRouteHeader } from '../gateway-route-header.ts';
-import { toErrorBody } from '../write-error.ts';
+import { toErrorBody, writeErrorResponse } from '../write-error.ts';
+import { readRequestBody } from '../read-request-body.ts';
+import type { HotExchange, HotRouteHandler, HotRoutes } from '../hot-routes.ts';
 
 export type ChatCompletionsRouteDeps = AuthenticateDeps &
   ChatCompletionDeps &
@@ -19,50 +22,122 @@ export type ChatCompletionsRouteDeps = AuthenticateDeps &
     keepAliveIntervalMs: number;
   };
 
-/** `POST /v1/chat/completions`: the OpenAI Chat Completions API over every vendor, streamed or not. */
-export function registerChatCompletionRoutes(app: FastifyInstance, deps: ChatCompletionsRouteDeps): void {
-  app.post('/v1/chat/completions', async (request, reply) => {
-    const caller = await authenticate(deps, readAuthHeaders(request));
-    await using admission = admitCall(deps, {
-      caller,
-      requestId: request.id,
-      setHeaders: (headers) => void reply.headers(headers),
-    });
-    const sink = createHttpChatSink({ request, reply, caller, keepAliveIntervalMs: deps.keepAliveIntervalMs });
+/** An answer in one body: a completion, or one already serialised. */
+type WholeAnswer = ChatCompletion | string;
+
+/**
+ * `POST /v1/chat/completions`: the OpenAI Chat Completions API over every vendor, streamed or not, served on node's own
+ * request and response: the server's listener sends it there past Fastify (`hot-routes.ts`), and the route registered
+ * in Fastify hands what reaches it (`app.inject`, a percent-encoded path) to the same handler before Fastify reads the
+ * body. The Fastify route also makes CORS preflights and other methods of the path answer as for any route.
+ */
+export function registerChatCompletionRoutes(
+  app: FastifyInstance,
+  deps: ChatCompletionsRouteDeps & { bodyLimitBytes: number },
+  hotRoutes: Pick<HotRoutes, 'serve'>,
+): void {
+  const handler = createChatCompletionHandler(deps);
+  hotRoutes.serve('/v1/chat/completions', handler);
+  app.post(
+    '/v1/chat/completions',
+    {
+      onRequest: (request, reply, done) => {
+        reply.hijack();
+        for (const [name, value] of Object.entries(reply.getHeaders())) {
+          if (value !== undefined) reply.raw.setHeader(name, value);
+        }
+        void handler({ incoming: request.raw, response: reply.raw, requestId: request.id, log: request.log });
+        done();
+      },
+    },
+    // Never called: the hook above hijacks every request first.
+    async () => {
+      throw new InternalError('POST /v1/chat/completions is answered in its onRequest hook.');
+    },
+  );
+}
+
+function createChatCompletionHandler(deps: ChatCompletionsRouteDeps & { bodyLimitBytes: number }): HotRouteHandler {
+  return async (exchange) => {
+    const { response } = exchange;
+    let answer: WholeAnswer | undefined;
     try {
-      await runChatCompletion(deps, { caller, body: request.body, requestId: request.id, sink: sink.sink, admission });
-    } catch (failure) {
-      const error = await admission.refusalOr(failure);
-      const { signal, sendStreamError } = sink.sink;
-      return answerFailedCall({ request, reply, error, signal, stream: sink.events, endStream: sendStreamError });
+      answer = await serveChatCompletion(deps, exchange);
+    } catch (error) {
+      if (response.headersSent || response.destroyed) response.destroy();
+      else writeErrorResponse({ ...exchange, error });
+      return;
     }
-    return reply.sent ? reply : sink.completion();
-  });
+    if (response.headersSent || response.destroyed) return;
+    if (answer === undefined) {
+      writeErrorResponse({ ...exchange, error: new InternalError('The call ended without an answer.') });
+      return;
+    }
+    const body = typeof answer === 'string' ? answer : JSON.stringify(answer);
+    response.setHeader('content-type', 'application/json; charset=utf-8');
+    response.setHeader('content-length', Buffer.byteLength(body));
+    response.writeHead(200).end(body);
+  };
+}
+
+/** The call itself; resolves to an answer in one body, or undefined once the stream (or the connection) ended. */
+async function serveChatCompletion(
+  deps: ChatCompletionsRouteDeps & { bodyLimitBytes: number },
+  exchange: HotExchange,
+): Promise<WholeAnswer | undefined> {
+  const { incoming, response, requestId } = exchange;
+  const body = await readRequestBody({ incoming, response, limitBytes: deps.bodyLimitBytes });
+  const caller = await authenticate(deps, readAuthHeaders(incoming));
+  const setHeaders = (headers: Readonly<Record<string, string>>) => {
+    for (const name in headers) response.setHeader(name, headers[name] as string);
+  };
+  // The answer is written after the admission's slot is given back, as when Fastify sent a handler's return value.
+  await using admission = admitCall(deps, { caller, requestId, setHeaders });
+  const sink = createHttpChatSink({ exchange, caller, setHeaders, keepAliveIntervalMs: deps.keepAliveIntervalMs });
+  try {
+    await runChatCompletion(deps, { caller, body, requestId, sink: sink.sink, admission });
+  } catch (failure) {
+    const error = await admission.refusalOr(failure);
+    const { signal, sendStreamError } = sink.sink;
+    const closeConnection = () => response.destroy();
+    endFailedCall({
+      log: exchange.log,
+      error,
+      signal,
+      stream: sink.events,
+      endStream: sendStreamError,
+      closeConnection,
+    });
+    return undefined;
+  }
+  return sink.events.isStarted ? undefined : sink.completion();
 }
 
 /**
- * The ChatSink over a Fastify reply: JSON for a completion, server-sent events (on the raw socket) for a stream. The
- * event stream is built only when a stream starts (`events.stream` is read lazily), not for every call.
+ * The ChatSink over node's response: JSON for a completion, server-sent events for a stream. The event stream is
+ * built only when a stream starts (`events.stream` is read lazily), not for every call.
  */
 function createHttpChatSink(input: {
-  request: FastifyRequest;
-  reply: FastifyReply;
+  exchange: HotExchange;
   caller: Caller;
+  setHeaders: (headers: Readonly<Record<string, string>>) => void;
   keepAliveIntervalMs: number;
-}): { sink: ChatSink; events: EventStreamReply; completion: () => ChatCompletion | string | undefined } {
-  const { request, reply } = input;
-  const events = createEventStreamReply(reply, input.keepAliveIntervalMs);
-  let completion: ChatCompletion | string | undefined;
+}): { sink: ChatSink; events: EventStreamReply; completion: () => WholeAnswer | undefined } {
+  const { exchange, setHeaders } = input;
+  const events = createEventStreamResponse(exchange.response, {
+    keepAliveIntervalMs: input.keepAliveIntervalMs,
+    takeOver: () => undefined,
+  });
+  let completion: WholeAnswer | undefined;
   const sink: ChatSink = {
     signal: events.signal,
-    setHeaders: (headers) => void reply.headers(headers),
+    setHeaders,
     sendCompletion: (value, origin) => {
-      reply.headers(gatewayRouteHeader(input.caller, origin.routeId));
+      setHeaders(gatewayRouteHeader(input.caller, origin.routeId));
       completion = value;
     },
     sendCompletionJson: (json, origin) => {
-      reply.headers(gatewayRouteHeader(input.caller, origin.routeId));
-      reply.type('application/json; charset=utf-8');
+      setHeaders(gatewayRouteHeader(input.caller, origin.routeId));
       completion = json;
     },
     awaitStream: events.openWhenSilent,
@@ -71,7 +146,7 @@ function createHttpChatSink(input: {
     sendChunkJson: (json) => events.stream.writeData(json),
     waitForDrain: () => events.stream.waitForDrain(),
     sendStreamError: (error) => {
-      request.log.warn({ code: error.code, status: error.status }, 'stream ended with an error');
+      exchange.log.warn({ code: error.code, status: error.status }, 'stream ended with an error');
       events.stream.writeData(JSON.stringify(toErrorBody(error)));
       events.stream.end();
     },
