@@ -43,15 +43,15 @@ function send(input: {
 }
 
 /** The value of one series of `/metrics` (0 when it is not there yet). */
-function readSeries(metrics: string, status: number): number {
-  const series = `gateway_http_requests_total{route="${route}",method="POST",status="${status}"}`;
+function readSeries(metrics: string, status: number, path = route): number {
+  const series = `gateway_http_requests_total{route="${path}",method="POST",status="${status}"}`;
   const line = metrics.split('\n').find((text) => text.startsWith(`${series} `));
   return line === undefined ? 0 : Number(line.slice(series.length + 1));
 }
 
 /**
- * Issue 20: `POST /v1/chat/completions` is served on node:http past Fastify (`server/src/http/hot-routes.ts`). What
- * Fastify did for it still happens, over a real socket: the request id and its log line, the HTTP metrics, CORS,
+ * Issue 20: `POST /v1/chat/completions` and `POST /v1/messages` are served on node:http past Fastify
+ * (`server/src/http/hot-routes.ts`). What Fastify did for them still happens, over a real socket: the request id and its log line, the HTTP metrics, CORS,
  * keep-alive, the body limit, the body's parsing and its errors, a disconnect charged once.
  */
 describe('POST /v1/chat/completions on node:http', () => {
@@ -207,6 +207,36 @@ describe('POST /v1/chat/completions on node:http', () => {
     assert.equal(warning?.['level'], 40, 'a warning bound to the request id');
   });
 
+  test('POST /v1/messages too: Anthropic’s request-id, its error shape, the log line and the count', async () => {
+    const before = readSeries(await fetchMetrics(url()), 200, '/v1/messages');
+    const headers = { ...json, 'x-api-key': key, 'anthropic-version': '2023-06-01' };
+    const body = JSON.stringify({ model: 'gpt-4o-mini', max_tokens: 50, messages: [{ role: 'user', content: 'Hi' }] });
+    const answer = await send({ url: url(), agent, headers, body, path: '/v1/messages' });
+    assert.equal(answer.status, 200, answer.body);
+    assert.equal((JSON.parse(answer.body) as { type: string }).type, 'message');
+    const requestId = String(answer.headers['x-request-id']);
+    assert.equal(answer.headers['request-id'], requestId);
+    assert.deepEqual(
+      logsOf(requestId)
+        .filter((line) => line['msg'] === 'request')
+        .map(({ route, status }) => ({ route, status })),
+      [{ route: '/v1/messages', status: 200 }],
+    );
+    assert.equal(readSeries(await fetchMetrics(url()), 200, '/v1/messages'), before + 1);
+
+    const refused = await send({ url: url(), agent: new Agent(), headers, body: '{', path: '/v1/messages' });
+    assert.equal(refused.status, 400);
+    const refusedId = String(refused.headers['request-id']);
+    assert.deepEqual(JSON.parse(refused.body), {
+      type: 'error',
+      error: {
+        type: 'invalid_request_error',
+        message: 'We could not parse the JSON body of your request. The body must be valid JSON (UTF-8).',
+      },
+      request_id: refusedId,
+    });
+  });
+
   test('a client that leaves mid-stream: the upstream stops, and the call is charged once for what was sent', async () => {
     const db = gateway.gateway.database.db;
     const balanceBefore = await sumLedgerAccount(db, userLedgerAccount(userId));
@@ -220,7 +250,8 @@ describe('POST /v1/chat/completions on node:http', () => {
     assert.equal(head.status, 200);
     assert.equal(head.headers['content-type'], 'text/event-stream; charset=utf-8');
     const requestId = head.headers['x-request-id'] ?? '';
-    while (!stream.bodyText().includes('data: {')) await sleep(5);
+    // A few chunks in: the first carries only the role, and the charge is for the text delivered.
+    while (stream.bodyText().split('data: {').length <= 5) await sleep(5);
     stream.socket.destroy();
 
     const rows = () =>

@@ -6,12 +6,12 @@ import type { ChatSink } from '../../pipeline/chat-sink.ts';
 import { admitCall } from '../../pipeline/admit-call.ts';
 import type { TakeCallSlotDeps } from '../../pipeline/take-call-slot.ts';
 import { runChatCompletion, type ChatCompletionDeps } from '../../pipeline/run-chat-completion.ts';
-import { InternalError } from '../../errors/internal-error.ts';
 import { readAuthHeaders } from '../read-auth-headers.ts';
 import { endFailedCall } from './answer-failed-call.ts';
 import { createEventStreamResponse, type EventStreamReply } from '../create-event-stream-reply.ts';
 import { gatewayRouteHeader } from '../gateway-route-header.ts';
-import { toErrorBody, writeErrorResponse } from '../write-error.ts';
+import { toErrorBody } from '../write-error.ts';
+import { answerHotCall, registerHotEntry, setResponseHeaders } from '../answer-hot-call.ts';
 import { readRequestBody } from '../read-request-body.ts';
 import type { HotExchange, HotRouteHandler, HotRoutes } from '../hot-routes.ts';
 
@@ -28,56 +28,16 @@ type WholeAnswer = ChatCompletion | string;
 /**
  * `POST /v1/chat/completions`: the OpenAI Chat Completions API over every vendor, streamed or not, served on node's own
  * request and response: the server's listener sends it there past Fastify (`hot-routes.ts`), and the route registered
- * in Fastify hands what reaches it (`app.inject`, a percent-encoded path) to the same handler before Fastify reads the
- * body. The Fastify route also makes CORS preflights and other methods of the path answer as for any route.
+ * in Fastify hands what reaches it to the same handler (`registerHotEntry`).
  */
 export function registerChatCompletionRoutes(
   app: FastifyInstance,
   deps: ChatCompletionsRouteDeps & { bodyLimitBytes: number },
   hotRoutes: Pick<HotRoutes, 'serve'>,
 ): void {
-  const handler = createChatCompletionHandler(deps);
+  const handler: HotRouteHandler = (exchange) => answerHotCall(exchange, () => serveChatCompletion(deps, exchange));
   hotRoutes.serve('/v1/chat/completions', handler);
-  app.post(
-    '/v1/chat/completions',
-    {
-      onRequest: (request, reply, done) => {
-        reply.hijack();
-        for (const [name, value] of Object.entries(reply.getHeaders())) {
-          if (value !== undefined) reply.raw.setHeader(name, value);
-        }
-        void handler({ incoming: request.raw, response: reply.raw, requestId: request.id, log: request.log });
-        done();
-      },
-    },
-    // Never called: the hook above hijacks every request first.
-    async () => {
-      throw new InternalError('POST /v1/chat/completions is answered in its onRequest hook.');
-    },
-  );
-}
-
-function createChatCompletionHandler(deps: ChatCompletionsRouteDeps & { bodyLimitBytes: number }): HotRouteHandler {
-  return async (exchange) => {
-    const { response } = exchange;
-    let answer: WholeAnswer | undefined;
-    try {
-      answer = await serveChatCompletion(deps, exchange);
-    } catch (error) {
-      if (response.headersSent || response.destroyed) response.destroy();
-      else writeErrorResponse({ ...exchange, error });
-      return;
-    }
-    if (response.headersSent || response.destroyed) return;
-    if (answer === undefined) {
-      writeErrorResponse({ ...exchange, error: new InternalError('The call ended without an answer.') });
-      return;
-    }
-    const body = typeof answer === 'string' ? answer : JSON.stringify(answer);
-    response.setHeader('content-type', 'application/json; charset=utf-8');
-    response.setHeader('content-length', Buffer.byteLength(body));
-    response.writeHead(200).end(body);
-  };
+  registerHotEntry(app, '/v1/chat/completions', handler);
 }
 
 /** The call itself; resolves to an answer in one body, or undefined once the stream (or the connection) ended. */
@@ -88,9 +48,7 @@ async function serveChatCompletion(
   const { incoming, response, requestId } = exchange;
   const body = await readRequestBody({ incoming, response, limitBytes: deps.bodyLimitBytes });
   const caller = await authenticate(deps, readAuthHeaders(incoming));
-  const setHeaders = (headers: Readonly<Record<string, string>>) => {
-    for (const name in headers) response.setHeader(name, headers[name] as string);
-  };
+  const setHeaders = (headers: Readonly<Record<string, string>>) => setResponseHeaders(response, headers);
   // The answer is written after the admission's slot is given back, as when Fastify sent a handler's return value.
   await using admission = admitCall(deps, { caller, requestId, setHeaders });
   const sink = createHttpChatSink({ exchange, caller, setHeaders, keepAliveIntervalMs: deps.keepAliveIntervalMs });

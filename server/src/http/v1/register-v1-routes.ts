@@ -61,7 +61,11 @@ export function registerV1Routes(app: FastifyInstance, deps: V1Deps, hotRoutes: 
     imagePriceTiers: deps.imagePriceTiers,
     imageTimeoutMs: deps.imageTimeoutMs,
   });
-  registerMessagesRoutes(app, { ...chat, searchEngine: deps.searchEngine });
+  registerMessagesRoutes(
+    app,
+    { ...chat, searchEngine: deps.searchEngine, bodyLimitBytes: deps.bodyLimitBytes },
+    hotRoutes,
+  );
   registerEmbeddingRoutes(app, chat);
   registerCompletionRoutes(app, chat);
   registerResponsesRoutes(app, {
