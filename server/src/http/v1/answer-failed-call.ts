@@ -2,6 +2,8 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayError } from '../../errors/gateway-error.ts';
 import { InternalError } from '../../errors/internal-error.ts';
 import { toGatewayError } from '../write-error.ts';
+import type { Admission } from '../../pipeline/admit-call.ts';
+import type { HotExchange } from '../hot-routes.ts';
 
 /**
  * What a `/v1` route does with an error its call let through (the call's money is already settled or released by
@@ -48,4 +50,27 @@ export function endFailedCall(input: {
   const gatewayError = toGatewayError(error);
   if (gatewayError instanceof InternalError) input.log.error({ err: error }, 'stream failed after start');
   input.endStream(gatewayError);
+}
+
+/**
+ * `endFailedCall` for a hot route's call (`hot-routes.ts`): the admission's refusal, if it has one, wins over the
+ * failure, and a client that left before the stream began gets its connection closed. Resolves to no answer.
+ */
+export async function endFailedHotCall(
+  exchange: HotExchange,
+  input: {
+    admission: Pick<Admission, 'refusalOr'>;
+    failure: unknown;
+    signal: AbortSignal;
+    stream: { readonly isStarted: boolean };
+    endStream: (error: GatewayError) => void;
+  },
+): Promise<undefined> {
+  endFailedCall({
+    ...input,
+    log: exchange.log,
+    error: await input.admission.refusalOr(input.failure),
+    closeConnection: () => exchange.response.destroy(),
+  });
+  return undefined;
 }

@@ -11,7 +11,7 @@ import type { ResponseDeps } from '../../responses/run-response.ts';
 import { createEventStreamResponse } from '../create-event-stream-reply.ts';
 import type { HotExchange } from '../hot-routes.ts';
 import { gatewayRouteHeader } from '../gateway-route-header.ts';
-import { endFailedCall } from './answer-failed-call.ts';
+import { endFailedHotCall } from './answer-failed-call.ts';
 
 /**
  * `POST /v1/messages` with the `web_search` server tool over node's own response (`hot-routes.ts`): the Message as JSON, or, streamed, keep-alive
@@ -44,18 +44,16 @@ export async function answerMessageSearch(input: {
       setHeaders: input.setHeaders,
     });
   } catch (failure) {
-    endFailedCall({
-      log: exchange.log,
-      error: await input.admission.refusalOr(failure),
+    return endFailedHotCall(exchange, {
+      admission: input.admission,
+      failure,
       signal: events.signal,
       stream: events.stream,
       endStream: (gatewayError) => {
         events.stream.writeEvent('error', JSON.stringify(convertError(gatewayError, exchange.requestId)));
         events.stream.end();
       },
-      closeConnection: () => exchange.response.destroy(),
     });
-    return undefined;
   } finally {
     stopWaiting();
   }

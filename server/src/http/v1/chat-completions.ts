@@ -1,18 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { RateLimiter } from '../../limits/rate-limiter.ts';
 import type { ChatChunk, ChatCompletion } from '../../openai-api/chat-completion.ts';
-import { authenticate, type AuthenticateDeps, type Caller } from '../../pipeline/authenticate.ts';
+import type { AuthenticateDeps, Caller } from '../../pipeline/authenticate.ts';
 import type { ChatSink } from '../../pipeline/chat-sink.ts';
 import { admitCall } from '../../pipeline/admit-call.ts';
 import type { TakeCallSlotDeps } from '../../pipeline/take-call-slot.ts';
 import { runChatCompletion, type ChatCompletionDeps } from '../../pipeline/run-chat-completion.ts';
-import { readAuthHeaders } from '../read-auth-headers.ts';
-import { endFailedCall } from './answer-failed-call.ts';
+import { endFailedHotCall } from './answer-failed-call.ts';
 import { createEventStreamResponse, type EventStreamReply } from '../create-event-stream-reply.ts';
 import { gatewayRouteHeader } from '../gateway-route-header.ts';
 import { toErrorBody } from '../write-error.ts';
-import { answerHotCall, registerHotEntry, setResponseHeaders } from '../answer-hot-call.ts';
-import { readRequestBody } from '../read-request-body.ts';
+import { answerHotCall, readHotCall, registerHotEntry } from '../answer-hot-call.ts';
 import type { HotExchange, HotRouteHandler, HotRoutes } from '../hot-routes.ts';
 
 export type ChatCompletionsRouteDeps = AuthenticateDeps &
@@ -45,28 +43,16 @@ async function serveChatCompletion(
   deps: ChatCompletionsRouteDeps & { bodyLimitBytes: number },
   exchange: HotExchange,
 ): Promise<WholeAnswer | undefined> {
-  const { incoming, response, requestId } = exchange;
-  const body = await readRequestBody({ incoming, response, limitBytes: deps.bodyLimitBytes });
-  const caller = await authenticate(deps, readAuthHeaders(incoming));
-  const setHeaders = (headers: Readonly<Record<string, string>>) => setResponseHeaders(response, headers);
+  const { requestId } = exchange;
+  const { body, caller, setHeaders } = await readHotCall(deps, exchange);
   // The answer is written after the admission's slot is given back, as when Fastify sent a handler's return value.
   await using admission = admitCall(deps, { caller, requestId, setHeaders });
   const sink = createHttpChatSink({ exchange, caller, setHeaders, keepAliveIntervalMs: deps.keepAliveIntervalMs });
   try {
     await runChatCompletion(deps, { caller, body, requestId, sink: sink.sink, admission });
   } catch (failure) {
-    const error = await admission.refusalOr(failure);
     const { signal, sendStreamError } = sink.sink;
-    const closeConnection = () => response.destroy();
-    endFailedCall({
-      log: exchange.log,
-      error,
-      signal,
-      stream: sink.events,
-      endStream: sendStreamError,
-      closeConnection,
-    });
-    return undefined;
+    return endFailedHotCall(exchange, { admission, failure, signal, stream: sink.events, endStream: sendStreamError });
   }
   return sink.events.isStarted ? undefined : sink.completion();
 }

@@ -21,11 +21,10 @@ import { admitCall } from '../../pipeline/admit-call.ts';
 import { measureChatRequest } from '../../pipeline/measure-chat-request.ts';
 import { runChatCompletion } from '../../pipeline/run-chat-completion.ts';
 import { readAuthHeaders } from '../read-auth-headers.ts';
-import { endFailedCall } from './answer-failed-call.ts';
+import { endFailedHotCall } from './answer-failed-call.ts';
 import { createEventStreamResponse } from '../create-event-stream-reply.ts';
-import { answerHotCall, registerHotEntry, setResponseHeaders } from '../answer-hot-call.ts';
+import { answerHotCall, readHotCall, registerHotEntry } from '../answer-hot-call.ts';
 import type { HotExchange, HotRouteHandler, HotRoutes } from '../hot-routes.ts';
-import { readRequestBody } from '../read-request-body.ts';
 import { gatewayRouteHeader } from '../gateway-route-header.ts';
 import type { SseResponse } from '../sse-response.ts';
 import { writeError } from '../write-error.ts';
@@ -96,10 +95,8 @@ type MessagesDeps = ChatCompletionsRouteDeps & Pick<ResponseDeps, 'searchEngine'
  * JSON, or undefined once the stream (or the connection) ended.
  */
 async function serveMessages(deps: MessagesDeps, exchange: HotExchange): Promise<Message | undefined> {
-  const { incoming, response, requestId } = exchange;
-  const body = await readRequestBody({ incoming, response, limitBytes: deps.bodyLimitBytes });
-  const caller = await authenticate(deps, readAuthHeaders(incoming));
-  const setHeaders = (headers: Readonly<Record<string, string>>) => setResponseHeaders(response, headers);
+  const { incoming, requestId } = exchange;
+  const { body, caller, setHeaders } = await readHotCall(deps, exchange);
   await using admission = admitCall(deps, { caller, requestId, setHeaders });
   let read: ReturnType<typeof readMessagesCall>;
   try {
@@ -132,18 +129,8 @@ async function serveMessages(deps: MessagesDeps, exchange: HotExchange): Promise
       admission,
     });
   } catch (failure) {
-    const error = await admission.refusalOr(failure);
     const { signal, sendStreamError } = sink.sink;
-    const closeConnection = () => response.destroy();
-    endFailedCall({
-      log: exchange.log,
-      error,
-      signal,
-      stream: sink.stream,
-      endStream: sendStreamError,
-      closeConnection,
-    });
-    return undefined;
+    return endFailedHotCall(exchange, { admission, failure, signal, stream: sink.stream, endStream: sendStreamError });
   }
   return sink.stream.isStarted ? undefined : sink.message();
 }

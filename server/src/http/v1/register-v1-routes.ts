@@ -68,9 +68,14 @@ export function registerV1Routes(app: FastifyInstance, deps: V1Deps, hotRoutes: 
   );
   registerEmbeddingRoutes(app, chat);
   registerCompletionRoutes(app, chat);
-  registerResponsesRoutes(app, {
-    ...chat,
-    searchEngine: deps.searchEngine,
-    nativeSearchProviders: deps.nativeSearchProviders,
-  });
+  registerResponsesRoutes(
+    app,
+    {
+      ...chat,
+      searchEngine: deps.searchEngine,
+      nativeSearchProviders: deps.nativeSearchProviders,
+      bodyLimitBytes: deps.bodyLimitBytes,
+    },
+    hotRoutes,
+  );
 }

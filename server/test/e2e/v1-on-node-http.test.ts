@@ -50,11 +50,12 @@ function readSeries(metrics: string, status: number, path = route): number {
 }
 
 /**
- * Issue 20: `POST /v1/chat/completions` and `POST /v1/messages` are served on node:http past Fastify
- * (`server/src/http/hot-routes.ts`). What Fastify did for them still happens, over a real socket: the request id and its log line, the HTTP metrics, CORS,
- * keep-alive, the body limit, the body's parsing and its errors, a disconnect charged once.
+ * Issue 20: `POST /v1/chat/completions`, `/v1/messages` and `/v1/responses` are served on node:http past Fastify
+ * (`server/src/http/hot-routes.ts`). What Fastify did for them still happens, over a real socket: the request id and
+ * its log line, the HTTP metrics, CORS, keep-alive, the body limit, the body's parsing and its errors, a disconnect
+ * charged once.
  */
-describe('POST /v1/chat/completions on node:http', () => {
+describe('the hot /v1 routes on node:http', () => {
   let gateway: TestGateway;
   let key: string;
   let userId: string;
@@ -235,6 +236,23 @@ describe('POST /v1/chat/completions on node:http', () => {
       },
       request_id: refusedId,
     });
+  });
+
+  test('POST /v1/responses too: the Response object, the log line and the count', async () => {
+    const before = readSeries(await fetchMetrics(url()), 200, '/v1/responses');
+    const headers = { ...json, authorization: `Bearer ${key}` };
+    const body = JSON.stringify({ model: 'gpt-4o-mini', input: 'Hi' });
+    const answer = await send({ url: url(), agent, headers, body, path: '/v1/responses' });
+    assert.equal(answer.status, 200, answer.body);
+    assert.equal((JSON.parse(answer.body) as { object: string }).object, 'response');
+    const requestId = String(answer.headers['x-request-id']);
+    assert.deepEqual(
+      logsOf(requestId)
+        .filter((line) => line['msg'] === 'request')
+        .map(({ route, status }) => ({ route, status })),
+      [{ route: '/v1/responses', status: 200 }],
+    );
+    assert.equal(readSeries(await fetchMetrics(url()), 200, '/v1/responses'), before + 1);
   });
 
   test('a client that leaves mid-stream: the upstream stops, and the call is charged once for what was sent', async () => {
