@@ -17,14 +17,22 @@ export async function answerHotCall(
   call: () => Promise<object | string | undefined>,
 ): Promise<void> {
   const { response } = exchange;
-  let answer: object | string | undefined;
   try {
-    answer = await call();
+    writeAnswer(exchange, await call());
   } catch (error) {
-    if (isAnswered(response)) response.destroy();
-    else writeErrorResponse({ ...exchange, error });
-    return;
+    try {
+      if (isAnswered(response)) response.destroy();
+      else writeErrorResponse({ ...exchange, error });
+    } catch (writeFailure) {
+      // Nothing is left to answer with; the handler's promise must not reject, which would end the process.
+      exchange.log.error({ err: writeFailure }, 'request failed');
+      response.destroy();
+    }
   }
+}
+
+function writeAnswer(exchange: HotExchange, answer: object | string | undefined): void {
+  const { response } = exchange;
   if (isAnswered(response)) return;
   if (answer === undefined) {
     writeErrorResponse({ ...exchange, error: new InternalError('The call ended without an answer.') });

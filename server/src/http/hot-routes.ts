@@ -16,7 +16,7 @@ export type HotExchange = {
   log: FastifyBaseLogger;
 };
 
-/** Serves a hot route's call: reads the body, answers, and writes its own errors; never rejects. */
+/** Serves a hot route's call: reads the body, answers, and writes its own errors; never rejects (`answerHotCall`). */
 export type HotRouteHandler = (exchange: HotExchange) => Promise<void>;
 
 export type HotRoutes = {
@@ -77,9 +77,10 @@ export function createHotRoutes(deps: HotRouteDeps): HotRoutes {
   return {
     serverFactory: (fastifyHandler, options) => {
       const server = createServer((incoming, response) => {
-        const handler = incoming.method === 'POST' ? handlers.get(readPath(incoming.url)) : undefined;
+        const path = incoming.method === 'POST' ? readPath(incoming.url) : '';
+        const handler = handlers.get(path);
         if (handler === undefined) fastifyHandler(incoming, response);
-        else serveHot(incoming, response, readPath(incoming.url), handler);
+        else serveHot(incoming, response, path, handler);
       });
       applyFastifyServerOptions(server, options);
       return server;
