@@ -13,6 +13,8 @@ import { registerUtf8JsonBodyParser } from './http/utf8-json-body-parser.ts';
 import { writeError } from './http/write-error.ts';
 import { answerClientError } from './http/answer-client-error.ts';
 import { createLazyRequestLogger } from './http/lazy-request-logger.ts';
+import { createHotRoutes } from './http/hot-routes.ts';
+import { logRequestLine } from './http/log-request-line.ts';
 import type { IdGenerator } from './lib/ids.ts';
 
 /** What the account and operator API needs; its routes also get the session guard that `buildApp` creates. */
@@ -35,11 +37,20 @@ export type AppDeps = HealthDeps &
 
 /** Mounts every router on one Fastify instance; no logic lives here. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const genReqId = createRequestIdGenerator(deps.ids);
+  const hotRoutes = createHotRoutes({
+    logger: deps.logger,
+    newRequestId: genReqId,
+    metrics: deps.metrics,
+    openCalls: deps.openCalls,
+    corsOrigins: deps.corsOrigins,
+  });
   const app: FastifyInstance = Fastify({
+    serverFactory: hotRoutes.serverFactory,
     loggerInstance: deps.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: createLazyRequestLogger,
-    genReqId: createRequestIdGenerator(deps.ids),
+    genReqId,
     requestIdHeader: false,
     bodyLimit: deps.bodyLimitBytes,
     trustProxy: deps.trustProxy as boolean, // Fastify accepts the same forms; its overloads only narrow on boolean
@@ -58,17 +69,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onResponse', (request, reply, done) => {
     if (isRequestLogged) {
-      // The root logger with the request's id: the same line as `request.log` writes, without building that logger.
-      deps.logger.info(
-        {
-          reqId: request.id,
-          method: request.method,
-          route: request.routeOptions.url,
-          status: reply.statusCode,
-          ms: Math.round(reply.elapsedTime),
-        },
-        'request',
-      );
+      const route = request.routeOptions.url;
+      logRequestLine(deps.logger, {
+        reqId: request.id,
+        method: request.method,
+        route,
+        status: reply.statusCode,
+        ms: reply.elapsedTime,
+      });
     }
     done();
   });
@@ -84,7 +92,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     processes: deps.processes,
   });
   registerV1Cors(app, { origins: deps.corsOrigins });
-  registerV1Routes(app, deps);
+  registerV1Routes(app, deps, hotRoutes);
+  hotRoutes.watchClosing(app);
   registerApiEndpoints(app, { ...deps, sessions });
   registerPaymentWebhookRoutes(app, deps);
   await registerWebApp(app, { distDir: deps.webDistDir });

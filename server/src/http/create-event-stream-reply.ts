@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { gatewayRouteHeader } from './gateway-route-header.ts';
 import { createSseResponse, type SseResponse } from './sse-response.ts';
@@ -26,20 +27,37 @@ export type EventStreamReply = {
 };
 
 export function createEventStreamReply(reply: FastifyReply, keepAliveIntervalMs: number): EventStreamReply {
+  return createEventStreamResponse(reply.raw, {
+    keepAliveIntervalMs,
+    takeOver: () => {
+      reply.hijack();
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value !== undefined) reply.raw.setHeader(name, value);
+      }
+    },
+  });
+}
+
+/**
+ * The same on node's own response. `takeOver` runs once before the stream's headers go out: a Fastify reply hands
+ * its socket and headers over there; a route served without Fastify (`hot-routes.ts`) has nothing to hand over.
+ */
+export function createEventStreamResponse(
+  response: ServerResponse,
+  input: { keepAliveIntervalMs: number; takeOver: () => void },
+): EventStreamReply {
+  const { keepAliveIntervalMs } = input;
   const controller = new AbortController();
-  reply.raw.on('close', () => {
-    if (!reply.raw.writableFinished) controller.abort(new Error('The client closed the connection.'));
+  response.on('close', () => {
+    if (!response.writableFinished) controller.abort(new Error('The client closed the connection.'));
   });
   let built: SseResponse | undefined;
-  const stream = () => (built ??= createSseResponse({ response: reply.raw, keepAliveIntervalMs }));
+  const stream = () => (built ??= createSseResponse({ response, keepAliveIntervalMs }));
   let isRouteShown = false;
   const open = (headers: Record<string, string>) => {
     if (built?.isStarted === true) return;
-    reply.hijack();
-    for (const [name, value] of Object.entries(reply.getHeaders())) {
-      if (value !== undefined) reply.raw.setHeader(name, value);
-    }
-    for (const [name, value] of Object.entries(headers)) reply.raw.setHeader(name, value);
+    input.takeOver();
+    for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
     stream().start();
   };
   return {

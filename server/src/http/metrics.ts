@@ -63,8 +63,7 @@ export function createHttpMetrics(): HttpMetrics {
 export function registerMetrics(app: FastifyInstance, metrics: HttpMetrics, access: MetricsAccess): void {
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    metrics.requests.inc({ route, method: request.method, status: String(reply.statusCode) });
-    metrics.durationSeconds.observe({ route }, reply.elapsedTime / 1000);
+    countResponse(metrics, { route, method: request.method, status: reply.statusCode, elapsedMs: reply.elapsedTime });
     done();
   });
   const { token } = access;
@@ -87,6 +86,15 @@ export function registerMetrics(app: FastifyInstance, metrics: HttpMetrics, acce
     reply.header('content-type', metrics.registry.contentType);
     return text;
   });
+}
+
+/** Counts one response; routes served without Fastify (`hot-routes.ts`) count theirs here too. */
+export function countResponse(
+  metrics: HttpMetrics,
+  response: { route: string; method: string; status: number; elapsedMs: number },
+): void {
+  metrics.requests.inc({ route: response.route, method: response.method, status: String(response.status) });
+  metrics.durationSeconds.observe({ route: response.route }, response.elapsedMs / 1000);
 }
 
 /**

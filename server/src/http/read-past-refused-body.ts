@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 
 /** How much of a refused body the server reads and drops after its answer before it closes the connection. */
 export const refusedBodyReadLimit = { bytes: 64 * 1024 * 1024, ms: 10_000 } as const;
@@ -8,12 +8,11 @@ export const refusedBodyReadLimit = { bytes: 64 * 1024 * 1024, ms: 10_000 } as c
  * answer. Fastify answers a body over the limit at once with `Connection: close`, and Node then closes a socket that
  * still holds unread bytes, which makes the kernel send a reset: a client still uploading gets ECONNRESET instead of
  * the 413 (a lingering close, as web servers do it). The connection stays open while the rest arrives, within
- * `refusedBodyReadLimit`; past it the socket is destroyed, so a client cannot keep it busy forever.
+ * `refusedBodyReadLimit`; past it the socket is destroyed, so a client cannot keep it busy forever. Returns whether
+ * the body was still arriving: then the answer must not say `Connection: close`.
  */
-export function readPastRefusedBody(request: FastifyRequest, reply: FastifyReply): void {
-  const incoming = request.raw;
-  if (incoming.complete) return;
-  reply.removeHeader('connection');
+export function readPastRefusedBody(incoming: IncomingMessage): boolean {
+  if (incoming.complete) return false;
   let byteCount = 0;
   const close = () => incoming.socket.destroy();
   const timer = setTimeout(close, refusedBodyReadLimit.ms).unref();
@@ -27,4 +26,5 @@ export function readPastRefusedBody(request: FastifyRequest, reply: FastifyReply
     incoming.off('data', onData);
   });
   incoming.resume();
+  return true;
 }

@@ -1,4 +1,5 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorBody } from '../openai-api/error-body.ts';
 import { GatewayError } from '../errors/gateway-error.ts';
 import { InternalError } from '../errors/internal-error.ts';
@@ -102,14 +103,47 @@ export function writeError(
   error: unknown,
   toBody: (error: GatewayError) => object = toErrorBodyForPath(request.url, request.id),
 ): FastifyReply {
-  const gatewayError = toGatewayError(error);
-  if (gatewayError instanceof InternalError) {
-    request.log.error({ err: gatewayError.cause ?? gatewayError }, 'request failed');
-  }
-  if (gatewayError instanceof PayloadTooLargeError) readPastRefusedBody(request, reply);
+  const answer = toErrorAnswer(error, { incoming: request.raw, log: request.log });
+  if (answer.isBodyStillArriving) reply.removeHeader('connection');
   // Framework errors (a bad URL) reach here before the hook that sets it.
   reply.header('x-request-id', request.id);
-  reply.status(gatewayError.status).headers(gatewayError.headers);
-  if (gatewayError.status >= 500) reply.header('x-should-retry', gatewayError.status === 500 ? 'false' : 'true');
-  return reply.send(toBody(gatewayError));
+  reply.status(answer.error.status).headers(answer.headers);
+  return reply.send(toBody(answer.error));
+}
+
+/** `writeError` on node's own response, for the routes served without Fastify (`hot-routes.ts`). */
+export function writeErrorResponse(input: {
+  incoming: IncomingMessage;
+  response: ServerResponse;
+  requestId: string;
+  log: Pick<FastifyBaseLogger, 'error'>;
+  error: unknown;
+}): void {
+  const { response } = input;
+  const answer = toErrorAnswer(input.error, input);
+  if (answer.isBodyStillArriving) response.removeHeader('connection');
+  const body = JSON.stringify(toErrorBodyForPath(input.incoming.url ?? '', input.requestId)(answer.error));
+  response.setHeader('x-request-id', input.requestId);
+  for (const [name, value] of Object.entries(answer.headers)) response.setHeader(name, value);
+  response.setHeader('content-type', 'application/json; charset=utf-8');
+  response.setHeader('content-length', Buffer.byteLength(body));
+  response.writeHead(answer.error.status).end(body);
+}
+
+/**
+ * What every error answer shares: the error (logged when it is the server's), its headers, and whether a refused
+ * body is still being read (`readPastRefusedBody`).
+ */
+function toErrorAnswer(
+  error: unknown,
+  input: { incoming: IncomingMessage; log: Pick<FastifyBaseLogger, 'error'> },
+): { error: GatewayError; headers: Record<string, string>; isBodyStillArriving: boolean } {
+  const gatewayError = toGatewayError(error);
+  if (gatewayError instanceof InternalError) {
+    input.log.error({ err: gatewayError.cause ?? gatewayError }, 'request failed');
+  }
+  const isBodyStillArriving = gatewayError instanceof PayloadTooLargeError && readPastRefusedBody(input.incoming);
+  const headers: Record<string, string> = { ...gatewayError.headers };
+  if (gatewayError.status >= 500) headers['x-should-retry'] = gatewayError.status === 500 ? 'false' : 'true';
+  return { error: gatewayError, headers, isBodyStillArriving };
 }

@@ -1,16 +1,17 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { RateLimiter } from '../../limits/rate-limiter.ts';
 import type { ChatChunk, ChatCompletion } from '../../openai-api/chat-completion.ts';
-import { authenticate, type AuthenticateDeps, type Caller } from '../../pipeline/authenticate.ts';
+import type { AuthenticateDeps, Caller } from '../../pipeline/authenticate.ts';
 import type { ChatSink } from '../../pipeline/chat-sink.ts';
 import { admitCall } from '../../pipeline/admit-call.ts';
 import type { TakeCallSlotDeps } from '../../pipeline/take-call-slot.ts';
 import { runChatCompletion, type ChatCompletionDeps } from '../../pipeline/run-chat-completion.ts';
-import { readAuthHeaders } from '../read-auth-headers.ts';
-import { answerFailedCall } from './answer-failed-call.ts';
-import { createEventStreamReply, type EventStreamReply } from '../create-event-stream-reply.ts';
+import { endFailedHotCall } from './answer-failed-call.ts';
+import { createEventStreamResponse, type EventStreamReply } from '../create-event-stream-reply.ts';
 import { gatewayRouteHeader } from '../gateway-route-header.ts';
 import { toErrorBody } from '../write-error.ts';
+import { answerHotCall, readHotCall, registerHotEntry } from '../answer-hot-call.ts';
+import type { HotExchange, HotRouteHandler, HotRoutes } from '../hot-routes.ts';
 
 export type ChatCompletionsRouteDeps = AuthenticateDeps &
   ChatCompletionDeps &
@@ -19,50 +20,68 @@ export type ChatCompletionsRouteDeps = AuthenticateDeps &
     keepAliveIntervalMs: number;
   };
 
-/** `POST /v1/chat/completions`: the OpenAI Chat Completions API over every vendor, streamed or not. */
-export function registerChatCompletionRoutes(app: FastifyInstance, deps: ChatCompletionsRouteDeps): void {
-  app.post('/v1/chat/completions', async (request, reply) => {
-    const caller = await authenticate(deps, readAuthHeaders(request));
-    await using admission = admitCall(deps, {
-      caller,
-      requestId: request.id,
-      setHeaders: (headers) => void reply.headers(headers),
-    });
-    const sink = createHttpChatSink({ request, reply, caller, keepAliveIntervalMs: deps.keepAliveIntervalMs });
-    try {
-      await runChatCompletion(deps, { caller, body: request.body, requestId: request.id, sink: sink.sink, admission });
-    } catch (failure) {
-      const error = await admission.refusalOr(failure);
-      const { signal, sendStreamError } = sink.sink;
-      return answerFailedCall({ request, reply, error, signal, stream: sink.events, endStream: sendStreamError });
-    }
-    return reply.sent ? reply : sink.completion();
-  });
+/** An answer in one body: a completion, or one already serialised. */
+type WholeAnswer = ChatCompletion | string;
+
+/**
+ * `POST /v1/chat/completions`: the OpenAI Chat Completions API over every vendor, streamed or not, served on node's own
+ * request and response: the server's listener sends it there past Fastify (`hot-routes.ts`), and the route registered
+ * in Fastify hands what reaches it to the same handler (`registerHotEntry`).
+ */
+export function registerChatCompletionRoutes(
+  app: FastifyInstance,
+  deps: ChatCompletionsRouteDeps & { bodyLimitBytes: number },
+  hotRoutes: Pick<HotRoutes, 'serve'>,
+): void {
+  const handler: HotRouteHandler = (exchange) => answerHotCall(exchange, () => serveChatCompletion(deps, exchange));
+  hotRoutes.serve('/v1/chat/completions', handler);
+  registerHotEntry(app, '/v1/chat/completions', handler);
+}
+
+/** The call itself; resolves to an answer in one body, or undefined once the stream (or the connection) ended. */
+async function serveChatCompletion(
+  deps: ChatCompletionsRouteDeps & { bodyLimitBytes: number },
+  exchange: HotExchange,
+): Promise<WholeAnswer | undefined> {
+  const { requestId } = exchange;
+  const { body, caller, setHeaders } = await readHotCall(deps, exchange);
+  // The answer is written after the admission's slot is given back, as when Fastify sent a handler's return value.
+  await using admission = admitCall(deps, { caller, requestId, setHeaders });
+  const sink = createHttpChatSink({ exchange, caller, setHeaders, keepAliveIntervalMs: deps.keepAliveIntervalMs });
+  try {
+    await runChatCompletion(deps, { caller, body, requestId, sink: sink.sink, admission });
+  } catch (failure) {
+    const { signal, sendStreamError } = sink.sink;
+    return endFailedHotCall(exchange, { admission, failure, signal, stream: sink.events, endStream: sendStreamError });
+  }
+  return sink.events.isStarted ? undefined : sink.completion();
 }
 
 /**
- * The ChatSink over a Fastify reply: JSON for a completion, server-sent events (on the raw socket) for a stream. The
- * event stream is built only when a stream starts (`events.stream` is read lazily), not for every call.
+ * The ChatSink over node's response: JSON for a completion, server-sent events for a stream. The event stream is
+ * built only when a stream starts (`events.stream` is read lazily), not for every call.
  */
 function createHttpChatSink(input: {
-  request: FastifyRequest;
-  reply: FastifyReply;
+  exchange: HotExchange;
   caller: Caller;
+  setHeaders: (headers: Readonly<Record<string, string>>) => void;
   keepAliveIntervalMs: number;
-}): { sink: ChatSink; events: EventStreamReply; completion: () => ChatCompletion | string | undefined } {
-  const { request, reply } = input;
-  const events = createEventStreamReply(reply, input.keepAliveIntervalMs);
-  let completion: ChatCompletion | string | undefined;
+}): { sink: ChatSink; events: EventStreamReply; completion: () => WholeAnswer | undefined } {
+  const { exchange, setHeaders } = input;
+  const events = createEventStreamResponse(exchange.response, {
+    keepAliveIntervalMs: input.keepAliveIntervalMs,
+    takeOver: () => undefined,
+  });
+  let completion: WholeAnswer | undefined;
   const sink: ChatSink = {
     signal: events.signal,
-    setHeaders: (headers) => void reply.headers(headers),
+    setHeaders,
     sendCompletion: (value, origin) => {
-      reply.headers(gatewayRouteHeader(input.caller, origin.routeId));
+      setHeaders(gatewayRouteHeader(input.caller, origin.routeId));
       completion = value;
     },
     sendCompletionJson: (json, origin) => {
-      reply.headers(gatewayRouteHeader(input.caller, origin.routeId));
-      reply.type('application/json; charset=utf-8');
+      setHeaders(gatewayRouteHeader(input.caller, origin.routeId));
       completion = json;
     },
     awaitStream: events.openWhenSilent,
@@ -71,7 +90,7 @@ function createHttpChatSink(input: {
     sendChunkJson: (json) => events.stream.writeData(json),
     waitForDrain: () => events.stream.waitForDrain(),
     sendStreamError: (error) => {
-      request.log.warn({ code: error.code, status: error.status }, 'stream ended with an error');
+      exchange.log.warn({ code: error.code, status: error.status }, 'stream ended with an error');
       events.stream.writeData(JSON.stringify(toErrorBody(error)));
       events.stream.end();
     },

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { convertError } from '../../anthropic-api/convert-error.ts';
 import { NotFoundError } from '../../errors/not-found-error.ts';
 import { writeError } from '../write-error.ts';
@@ -45,20 +45,10 @@ export function registerV1Cors(app: FastifyInstance, input: { origins: '*' | rea
       .replace(/\*$/, '.+');
     routes.push({ pattern: new RegExp(`^${source}$`), methods });
   });
-  const allowOrigin = (request: FastifyRequest, reply: FastifyReply): void => {
-    const origin = request.headers.origin;
-    if (origin === undefined) return;
-    if (input.origins === '*') {
-      reply.header('access-control-allow-origin', '*');
-      return;
-    }
-    reply.header('vary', 'origin');
-    if (input.origins.includes(origin.toLowerCase())) reply.header('access-control-allow-origin', origin);
-  };
   app.addHook('onRequest', async (request, reply) => {
     if (!/^\/v1(\/|$|\?)/.test(request.url) || request.method === 'OPTIONS') return;
-    allowOrigin(request, reply);
-    if (request.headers.origin !== undefined) reply.header('access-control-expose-headers', exposedHeaders);
+    const headers = listV1CorsHeaders(request.headers.origin, input.origins);
+    if (headers !== undefined) reply.headers(headers);
   });
   app.options('/v1/*', async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
@@ -73,7 +63,7 @@ export function registerV1Cors(app: FastifyInstance, input: { origins: '*' | rea
       if (!path.startsWith('/v1/messages')) return writeError(request, reply, error);
       return writeError(request, reply, error, (gatewayError) => convertError(gatewayError, request.id));
     }
-    allowOrigin(request, reply);
+    reply.headers(allowOrigin(request.headers.origin, input.origins));
     reply.header('access-control-allow-methods', route.methods.join(', '));
     const requestedHeaders = request.headers['access-control-request-headers'];
     if (typeof requestedHeaders === 'string' && requestedHeaders !== '') {
@@ -82,6 +72,25 @@ export function registerV1Cors(app: FastifyInstance, input: { origins: '*' | rea
     reply.header('access-control-max-age', String(preflightMaxAgeSeconds));
     return reply.code(204).send();
   });
+}
+
+/**
+ * The CORS headers of an answer to a `/v1` request from `origin` (a preflight's are the route's own), or undefined
+ * when the request names no origin.
+ */
+export function listV1CorsHeaders(
+  origin: string | undefined,
+  origins: '*' | readonly string[],
+): Record<string, string> | undefined {
+  if (origin === undefined) return undefined;
+  return { ...allowOrigin(origin, origins), 'access-control-expose-headers': exposedHeaders };
+}
+
+function allowOrigin(origin: string | undefined, origins: '*' | readonly string[]): Record<string, string> {
+  if (origin === undefined) return {};
+  if (origins === '*') return { 'access-control-allow-origin': '*' };
+  if (!origins.includes(origin.toLowerCase())) return { vary: 'origin' };
+  return { vary: 'origin', 'access-control-allow-origin': origin };
 }
 
 function readRequestedMethod(request: FastifyRequest): string | undefined {

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyInstance } from 'fastify';
 import { checkBetaHeader } from '../../anthropic-api/check-beta-header.ts';
 import { convertChatCompletion } from '../../anthropic-api/convert-chat-completion.ts';
 import { createMessageStreamConverter } from '../../anthropic-api/create-message-stream-converter.ts';
@@ -20,8 +21,10 @@ import { admitCall } from '../../pipeline/admit-call.ts';
 import { measureChatRequest } from '../../pipeline/measure-chat-request.ts';
 import { runChatCompletion } from '../../pipeline/run-chat-completion.ts';
 import { readAuthHeaders } from '../read-auth-headers.ts';
-import { answerFailedCall } from './answer-failed-call.ts';
-import { createEventStreamReply } from '../create-event-stream-reply.ts';
+import { endFailedHotCall } from './answer-failed-call.ts';
+import { createEventStreamResponse } from '../create-event-stream-reply.ts';
+import { answerHotCall, readHotCall, registerHotEntry } from '../answer-hot-call.ts';
+import type { HotExchange, HotRouteHandler, HotRoutes } from '../hot-routes.ts';
 import { gatewayRouteHeader } from '../gateway-route-header.ts';
 import type { SseResponse } from '../sse-response.ts';
 import { writeError } from '../write-error.ts';
@@ -34,8 +37,15 @@ import type { ChatCompletionsRouteDeps } from './chat-completions.ts';
  */
 export function registerMessagesRoutes(
   app: FastifyInstance,
-  deps: ChatCompletionsRouteDeps & Pick<ResponseDeps, 'searchEngine'>,
+  deps: MessagesDeps,
+  hotRoutes: Pick<HotRoutes, 'serve'>,
 ): void {
+  const handler: HotRouteHandler = (exchange) => {
+    // Anthropic's SDKs read the request id from `request-id` (the scope's hook below sets it on Fastify's routes).
+    exchange.response.setHeader('request-id', exchange.requestId);
+    return answerHotCall(exchange, () => serveMessages(deps, exchange));
+  };
+  hotRoutes.serve('/v1/messages', handler);
   void app.register(async (scope) => {
     // Errors before the first byte (bad JSON and body size included) get Anthropic's error body.
     scope.setErrorHandler((error, request, reply) =>
@@ -45,50 +55,7 @@ export function registerMessagesRoutes(
     scope.addHook('onRequest', async (request, reply) => {
       reply.header('request-id', request.id);
     });
-    scope.post('/v1/messages', async (request, reply) => {
-      const caller = await authenticate(deps, readAuthHeaders(request));
-      await using admission = admitCall(deps, {
-        caller,
-        requestId: request.id,
-        setHeaders: (headers) => void reply.headers(headers),
-      });
-      let read: ReturnType<typeof readMessagesCall>;
-      try {
-        read = readMessagesCall(request);
-      } catch (error) {
-        throw await admission.refusalOr(error);
-      }
-      const { messagesRequest, chatRequest, search } = read;
-      const identity = { id: `msg_${request.id.replace(/^req_/, '')}`, model: messagesRequest.model };
-      if (search) {
-        const input = { request, reply, caller, messagesRequest, chatRequest, search, identity, admission };
-        return answerMessageSearch({ deps: { ...deps, nativeSearchProviders: [] }, ...input });
-      }
-      const sink = createHttpMessageSink({
-        request,
-        reply,
-        caller,
-        keepAliveIntervalMs: deps.keepAliveIntervalMs,
-        stream: createMessageStreamConverter({ ...identity, estimatedInputTokens: estimateInputTokens(chatRequest) }),
-        identity,
-      });
-      try {
-        await runChatCompletion(deps, {
-          caller,
-          body: chatRequest,
-          requestId: request.id,
-          sink: sink.sink,
-          isReasoningAdvisory: true,
-          endpoint: 'messages',
-          admission,
-        });
-      } catch (failure) {
-        const error = await admission.refusalOr(failure);
-        const { signal, sendStreamError } = sink.sink;
-        return answerFailedCall({ request, reply, error, signal, stream: sink.stream, endStream: sendStreamError });
-      }
-      return reply.sent ? reply : sink.message();
-    });
+    registerHotEntry(scope, '/v1/messages', handler);
     scope.post('/v1/messages/count_tokens', async (request, reply) => {
       const caller = await authenticate(deps, readAuthHeaders(request));
       checkBetaHeader(request.headers['anthropic-beta']);
@@ -121,25 +88,75 @@ export function registerMessagesRoutes(
   });
 }
 
+type MessagesDeps = ChatCompletionsRouteDeps & Pick<ResponseDeps, 'searchEngine'> & { bodyLimitBytes: number };
+
+/**
+ * `POST /v1/messages` itself, on node's own request and response (`hot-routes.ts`); resolves to a Message to send as
+ * JSON, or undefined once the stream (or the connection) ended.
+ */
+async function serveMessages(deps: MessagesDeps, exchange: HotExchange): Promise<Message | undefined> {
+  const { incoming, requestId } = exchange;
+  const { body, caller, setHeaders } = await readHotCall(deps, exchange);
+  await using admission = admitCall(deps, { caller, requestId, setHeaders });
+  let read: ReturnType<typeof readMessagesCall>;
+  try {
+    read = readMessagesCall(incoming.headers, body);
+  } catch (error) {
+    throw await admission.refusalOr(error);
+  }
+  const { messagesRequest, chatRequest, search } = read;
+  const identity = { id: `msg_${requestId.replace(/^req_/, '')}`, model: messagesRequest.model };
+  if (search) {
+    const input = { exchange, setHeaders, caller, messagesRequest, chatRequest, search, identity, admission };
+    return answerMessageSearch({ deps: { ...deps, nativeSearchProviders: [] }, ...input });
+  }
+  const sink = createHttpMessageSink({
+    exchange,
+    setHeaders,
+    caller,
+    keepAliveIntervalMs: deps.keepAliveIntervalMs,
+    stream: createMessageStreamConverter({ ...identity, estimatedInputTokens: estimateInputTokens(chatRequest) }),
+    identity,
+  });
+  try {
+    await runChatCompletion(deps, {
+      caller,
+      body: chatRequest,
+      requestId,
+      sink: sink.sink,
+      isReasoningAdvisory: true,
+      endpoint: 'messages',
+      admission,
+    });
+  } catch (failure) {
+    const { signal, sendStreamError } = sink.sink;
+    return endFailedHotCall(exchange, { admission, failure, signal, stream: sink.stream, endStream: sendStreamError });
+  }
+  return sink.stream.isStarted ? undefined : sink.message();
+}
+
 /** The Messages request, the chat request it becomes and its web search tool, if any; 400 when it is not valid. */
-function readMessagesCall(request: FastifyRequest) {
-  checkBetaHeader(request.headers['anthropic-beta']);
-  const messagesRequest = parseWireRequest(messagesRequestSchema, request.body);
+function readMessagesCall(headers: IncomingHttpHeaders, body: unknown) {
+  checkBetaHeader(headers['anthropic-beta']);
+  const messagesRequest = parseWireRequest(messagesRequestSchema, body);
   const chatRequest = convertMessagesRequest(messagesRequest);
   return { messagesRequest, chatRequest, search: readWebSearchTool(messagesRequest) };
 }
 
-/** The ChatSink over a Fastify reply: an Anthropic Message as JSON, or Anthropic's named stream events. */
+/** The ChatSink over node's response: an Anthropic Message as JSON, or Anthropic's named stream events. */
 function createHttpMessageSink(input: {
-  request: FastifyRequest;
-  reply: FastifyReply;
+  exchange: HotExchange;
+  setHeaders: (headers: Readonly<Record<string, string>>) => void;
   caller: Caller;
   keepAliveIntervalMs: number;
   stream: ReturnType<typeof createMessageStreamConverter>;
   identity: { id: string; model: string };
 }): { sink: ChatSink; stream: SseResponse; message: () => Message | undefined } {
-  const { request, reply } = input;
-  const events = createEventStreamReply(reply, input.keepAliveIntervalMs);
+  const { exchange, setHeaders } = input;
+  const events = createEventStreamResponse(exchange.response, {
+    keepAliveIntervalMs: input.keepAliveIntervalMs,
+    takeOver: () => undefined,
+  });
   const { stream } = events;
   let message: Message | undefined;
   /** False when one of the events found the socket's buffer full. */
@@ -152,9 +169,9 @@ function createHttpMessageSink(input: {
   };
   const sink: ChatSink = {
     signal: events.signal,
-    setHeaders: (headers) => void reply.headers(headers),
+    setHeaders,
     sendCompletion: (completion, origin) => {
-      reply.headers(gatewayRouteHeader(input.caller, origin.routeId));
+      setHeaders(gatewayRouteHeader(input.caller, origin.routeId));
       message = convertChatCompletion(completion, input.identity);
     },
     // Keep-alives before `message_start` are SSE comments, which Anthropic's SDKs skip like any SSE parser.
@@ -166,8 +183,8 @@ function createHttpMessageSink(input: {
     sendChunk: (chunk) => writeEvents(input.stream.convertChunk(chunk)),
     waitForDrain: stream.waitForDrain,
     sendStreamError: (error) => {
-      request.log.warn({ code: error.code, status: error.status }, 'message stream ended with an error');
-      writeEvents([convertError(error, request.id)]);
+      exchange.log.warn({ code: error.code, status: error.status }, 'message stream ended with an error');
+      writeEvents([convertError(error, exchange.requestId)]);
       stream.end();
     },
     endStream: () => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { OpenCalls } from '../open-calls.ts';
+import type { HotRoutes } from '../hot-routes.ts';
 import { registerChatCompletionRoutes, type ChatCompletionsRouteDeps } from './chat-completions.ts';
 import { registerImageRoutes, type ImagesRouteDeps } from './images.ts';
 import { registerEmbeddingRoutes } from './embeddings.ts';
@@ -14,13 +15,14 @@ export type V1Deps = ModelsRouteDeps &
   ResponsesRouteDeps & {
     /** Tracks the calls in flight so a credit fence can end them (`http/open-calls.ts`). */
     openCalls?: OpenCalls;
+    bodyLimitBytes: number;
   };
 
 /**
  * Mounts the `/v1` API. Each route gets an object of exactly the dependencies its type names, built here, never the
  * composition root's whole bag: what a route can reach is what its type says.
  */
-export function registerV1Routes(app: FastifyInstance, deps: V1Deps): void {
+export function registerV1Routes(app: FastifyInstance, deps: V1Deps, hotRoutes: Pick<HotRoutes, 'serve'>): void {
   deps.openCalls?.track(app);
   const caller = {
     apiKeyCache: deps.apiKeyCache,
@@ -51,7 +53,7 @@ export function registerV1Routes(app: FastifyInstance, deps: V1Deps): void {
     routeTable: deps.routeTable,
     imagePriceTiers: deps.imagePriceTiers,
   });
-  registerChatCompletionRoutes(app, chat);
+  registerChatCompletionRoutes(app, { ...chat, bodyLimitBytes: deps.bodyLimitBytes }, hotRoutes);
   registerImageRoutes(app, {
     ...caller,
     ...charge,
@@ -59,12 +61,21 @@ export function registerV1Routes(app: FastifyInstance, deps: V1Deps): void {
     imagePriceTiers: deps.imagePriceTiers,
     imageTimeoutMs: deps.imageTimeoutMs,
   });
-  registerMessagesRoutes(app, { ...chat, searchEngine: deps.searchEngine });
+  registerMessagesRoutes(
+    app,
+    { ...chat, searchEngine: deps.searchEngine, bodyLimitBytes: deps.bodyLimitBytes },
+    hotRoutes,
+  );
   registerEmbeddingRoutes(app, chat);
   registerCompletionRoutes(app, chat);
-  registerResponsesRoutes(app, {
-    ...chat,
-    searchEngine: deps.searchEngine,
-    nativeSearchProviders: deps.nativeSearchProviders,
-  });
+  registerResponsesRoutes(
+    app,
+    {
+      ...chat,
+      searchEngine: deps.searchEngine,
+      nativeSearchProviders: deps.nativeSearchProviders,
+      bodyLimitBytes: deps.bodyLimitBytes,
+    },
+    hotRoutes,
+  );
 }
