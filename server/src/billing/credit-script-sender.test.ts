@@ -123,3 +123,27 @@ test('a script cache flushed under calls in flight: each refused command is sent
   assert.deepEqual(await redisShows(userId, nodeId), expected);
   assert.equal(await holds.availableMicros(userId), balanceMicros - expected.pending);
 });
+
+test('an apply waits for the capture of its charge that a NOSCRIPT sends again, so Redis never shows more credit', async () => {
+  const balanceMicros = 10_000_000;
+  const userId = await newUser(balanceMicros);
+  const nodeId = 'node_apply';
+  const holds = createRedisCreditHolds({ db: handle.db, redis, keyPrefix, nodeId, recoveryWindowMs: 100 });
+  const committed = (holdId: string, capturedMicros: number) => [
+    { userId, capturedMicros, balance: undefined, holdIds: [holdId] },
+  ];
+  // A first call loads the reservation and capture scripts on this node, so the next capture goes by SHA.
+  const warm = await holds.reserve({ userId, holdId: 'req_apply_warm', desiredMicros: 1_000, minimumMicros: 1 });
+  await holds.capture(warm!, 100);
+  await holds.applyCommitted(committed(warm!.holdId, 100));
+  const hold = await holds.reserve({ userId, holdId: 'req_apply', desiredMicros: 5_000, minimumMicros: 1 });
+  // The capture is refused (NOSCRIPT) and sent again; the apply of its charge is asked for before that answer.
+  const flushed = redis.script('FLUSH');
+  const captured = holds.capture(hold!, 3_000);
+  const applied = holds.applyCommitted(committed(hold!.holdId, 3_000));
+  await Promise.all([flushed, captured, applied]);
+  // The heartbeat re-registers (the NOSCRIPT marked the node out of sync): it subtracts the node's pending record.
+  await holds.heartbeat();
+  assert.deepEqual(await redisShows(userId, nodeId), { held: 0, pending: 0, registeredHolds: 0 });
+  assert.equal(await holds.availableMicros(userId), balanceMicros, 'the balance was not reloaded: nothing charged it');
+});
