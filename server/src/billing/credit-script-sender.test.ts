@@ -5,6 +5,7 @@ import { Redis, type Command } from 'ioredis';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-databases.ts';
 import { testRedisUrl } from '../../test/support/test-redis.ts';
 import { openDatabase, type DatabaseHandle } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
 import { insertUser } from '../db/users.ts';
 import { creditWelcomeBalance } from './credit-welcome-balance.ts';
 import { creditNodeKeys } from './reap-credit-node.ts';
@@ -19,7 +20,7 @@ let userCount = 0;
 before(async () => {
   testDatabase = await createTestDatabase('sqlite');
   handle = openDatabase(testDatabase.config);
-  await migrateDatabase();
+  await migrateToLatest(handle.db);
   // Auto-pipelining as the gateway connects (`connect-redis.ts`): the commands of one turn leave in one write.
   redis = new Redis(testRedisUrl(), { enableAutoPipelining: true });
 });
@@ -30,11 +31,6 @@ after(async () => {
   await handle.close();
   await testDatabase.drop();
 });
-
-async function migrateDatabase(): Promise<void> {
-  const { migrateToLatest } = await import('../db/migrate.ts');
-  await migrateToLatest(handle.db);
-}
 
 async function newUser(balanceMicros: number): Promise<string> {
   userCount += 1;
