@@ -83,6 +83,12 @@ export function createRedisCreditHolds(deps: {
   const { keys, openHolds, pendingByUser, unwrittenCharges, unappliedBalances, deliveries } = node;
   const { own } = keys;
   let holdSequence = 0;
+  /**
+   * Captures Redis has not answered yet, by hold id. A charge's apply waits for its capture: applied first, it would
+   * take the amount off pending amounts that do not hold it yet, and the capture after it would leave the node's
+   * pending record above memory, which the next registration subtracts from the account (more credit than there is).
+   */
+  const capturesInFlight = new Map<string, Promise<void>>();
 
   /** Re-registers when Redis holds fewer of this node's holds than memory does, then reaps the lapsed nodes. */
   const tend = async (): Promise<string[]> => {
@@ -146,10 +152,15 @@ export function createRedisCreditHolds(deps: {
       if (chargeText !== '') unwrittenCharges.set(hold.holdId, chargeText);
       const captureKeys = [keys.account(hold.userId), own.holds, own.pending, own.charges, own.deliveries];
       const args = [hold.holdId, String(capturedMicros), hold.userId, String(accountTtlSeconds), chargeText];
-      await node.tellRedis(captureScript, captureKeys, args);
+      const told = node.tellRedis(captureScript, captureKeys, args);
+      capturesInFlight.set(hold.holdId, told);
+      await told.finally(() => capturesInFlight.delete(hold.holdId));
       return true;
     },
     applyCommitted: async (charges) => {
+      // A capture sent again after a NOSCRIPT must still reach Redis before its charge's apply (decision 1881).
+      const captures = charges.flatMap((charge) => charge.holdIds ?? []).map((id) => capturesInFlight.get(id));
+      if (captures.some((told) => told !== undefined)) await Promise.all(captures);
       const pipeline = redis.pipeline();
       const perAccount = sumPerAccount(charges);
       for (const charge of perAccount) {

@@ -6,6 +6,7 @@ import { listBalanceSnapshots } from '../db/users.ts';
 import { chunk } from '../lib/chunk.ts';
 import { settlesWithin } from '../lib/settles-within.ts';
 import { createSingleFlight } from '../lib/single-flight.ts';
+import { createCreditScriptSender, isNoScriptError } from './credit-script-sender.ts';
 import { createDeliveryCheckpoints, type DeliveryCheckpoints } from './delivery-checkpoints.ts';
 import { creditNodeKeys } from './reap-credit-node.ts';
 import {
@@ -171,17 +172,28 @@ export function createRedisCreditNode(deps: RedisCreditNodeDeps) {
   const loadOnce = createSingleFlight<void>();
   const loadMissing = (userId: string): Promise<void> => loadOnce(userId, () => reload([userId], 'reserve'));
 
-  /** Runs a script that moves credit; when this node is not registered in Redis's generation, registers first. */
-  const moveCredit = async (script: string, scriptKeys: string[], args: string[]): Promise<Moved> => {
+  const scripts = createCreditScriptSender(redis);
+  /**
+   * Runs a script that moves credit (by its SHA once Redis ran its text); when this node is not registered in Redis's
+   * generation, registers first. A `NOSCRIPT` (Redis's script cache flushed under an open connection) did nothing, and
+   * commands sent after it may have run meanwhile: the script is sent again with its text as a new send (the
+   * generation and the registration count read anew, so a registration sent in between counts as sent before it),
+   * and the node is marked out of sync, so the next heartbeat re-posts memory over whatever the reordering left
+   * (decision 1881).
+   */
+  const moveCredit = async (script: string, scriptKeys: string[], args: string[], byText = false): Promise<Moved> => {
     if (generation === '') await register();
     const sentAfter = registrations;
     const allKeys = [keys.generation, keys.own.registration, ...scriptKeys];
-    const outcome = (await redis
-      .eval(script, allKeys.length, ...allKeys, generation, ...args)
-      .catch((error: unknown) => {
-        isOutOfSync = true;
-        throw error;
-      })) as [code: number, amount: number];
+    let outcome: [code: number, amount: number];
+    try {
+      outcome = (await scripts.send(script, allKeys, [generation, ...args], byText)) as [number, number];
+    } catch (error) {
+      isOutOfSync = true;
+      if (!isNoScriptError(error)) throw error;
+      scripts.forgetLoaded();
+      return moveCredit(script, scriptKeys, args, true);
+    }
     if (outcome[0] === -1) await register();
     return [outcome[0], outcome[1], sentAfter];
   };

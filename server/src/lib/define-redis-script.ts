@@ -9,7 +9,8 @@ type ScriptCommand = (this: Redis, numberOfKeys: number, ...keysAndArgs: string[
  * connection, so the first use after it carries the text and no `NOSCRIPT` happens.
  *
  * The retry runs after commands sent later may have run, so only scripts whose order against other commands does not
- * matter may use this (the limiters); the credit scripts stay `EVAL` (docs/decisions/1850-limiter-scripts-by-sha.md).
+ * matter may use this (the limiters' batch, `redis-script-batch.ts`); the credit scripts handle their `NOSCRIPT`
+ * themselves (`billing/credit-script-sender.ts`, docs/decisions/1881-credit-scripts-per-call-by-sha.md).
  *
  * The command is defined on a client when first asked for, which must happen before commands are sent on that client
  * (an auto-pipelined batch copies the client's scripts when it is opened): the limiters ask at construction.

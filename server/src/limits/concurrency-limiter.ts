@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { defineRedisScript } from '../lib/define-redis-script.ts';
+import { defineBatchedRedisScript } from '../lib/redis-script-batch.ts';
 
 /**
  * How many calls of one subject (an account) run at once. A slot is named by the call's request id; a slot a node
@@ -51,7 +51,7 @@ redis.call('PEXPIRE', key, leaseMs)
 return 1
 `;
 
-const acquireCommand = defineRedisScript('gatewayConcurrencyAcquire', acquireScript);
+const acquireCommand = defineBatchedRedisScript('gatewayConcurrencyAcquire', acquireScript);
 
 export function createRedisConcurrencyLimiter(deps: { redis: Redis; keyPrefix: string }): ConcurrencyLimiter {
   const redisKey = (subject: string) => `${deps.keyPrefix}concurrency:${subject}`;

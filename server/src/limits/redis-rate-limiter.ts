@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { InternalError } from '../errors/internal-error.ts';
-import { defineRedisScript } from '../lib/define-redis-script.ts';
+import { defineBatchedRedisScript } from '../lib/redis-script-batch.ts';
 import type { RateLimitDecision, RateLimiter, RateLimitTake } from './rate-limiter.ts';
 
 /**
@@ -54,8 +54,8 @@ redis.call('SET', key, tostring(nextArrival), 'PX', math.ceil(nextArrival - now)
 return 1
 `;
 
-const gcraCommand = defineRedisScript('gatewayRateLimitTake', gcraScript);
-const adjustCommand = defineRedisScript('gatewayRateLimitAdjust', adjustScript);
+const gcraCommand = defineBatchedRedisScript('gatewayRateLimitTake', gcraScript);
+const adjustCommand = defineBatchedRedisScript('gatewayRateLimitAdjust', adjustScript);
 
 export function createRedisRateLimiter(deps: { redis: Redis; keyPrefix: string }): RateLimiter {
   const redisKey = (subject: string) => `${deps.keyPrefix}ratelimit:${subject}`;

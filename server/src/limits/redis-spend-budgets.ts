@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { defineRedisScript } from '../lib/define-redis-script.ts';
+import { defineBatchedRedisScript } from '../lib/redis-script-batch.ts';
 import { slotLeaseMs } from './concurrency-limiter.ts';
 import { budgetPeriodOf, type BudgetShare, type SpendBudgets } from './spend-budgets.ts';
 
@@ -60,8 +60,8 @@ return 1
 /** A period's hash outlives its end by a day, so a call finishing just after midnight still finds it. */
 const keepAfterEndMs = 24 * 60 * 60_000;
 
-const takeCommand = defineRedisScript('gatewaySpendBudgetTake', takeScript);
-const finishCommand = defineRedisScript('gatewaySpendBudgetFinish', finishScript);
+const takeCommand = defineBatchedRedisScript('gatewaySpendBudgetTake', takeScript);
+const finishCommand = defineBatchedRedisScript('gatewaySpendBudgetFinish', finishScript);
 
 export function createRedisSpendBudgets(deps: { redis: Redis; keyPrefix: string }): SpendBudgets {
   const redisKey = (keyId: string, periodId: string) => `${deps.keyPrefix}spend-budget:${keyId}:${periodId}`;

@@ -44,9 +44,12 @@ const scenarioTimeout = { timeout: 240_000 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Sends one command (its words separated by spaces) and answers Redis's first reply bytes. */
 function sendRedisCommand(port: number, command: string): Promise<string> {
+  const words = command.split(' ');
+  const request = `*${words.length}\r\n${words.map((word) => `$${word.length}\r\n${word}\r\n`).join('')}`;
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(`*1\r\n$${command.length}\r\n${command}\r\n`));
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
     socket.once('data', (data) => {
       socket.end();
       resolve(data.toString());
@@ -165,6 +168,32 @@ test('Redis flushed (FLUSHALL), then restarted empty, mid-burst', scenarioTimeou
       await services.restartRedisEmpty();
     },
   });
+  assertMoneyRules(report);
+});
+
+/**
+ * Redis keeps its state but forgets every script while the nodes' connections stay open: each command sent by SHA in
+ * flight is refused (`NOSCRIPT`) after commands sent later may have run, and is sent again with its text
+ * (decision 1881).
+ */
+test('Redis’s script cache flushed (SCRIPT FLUSH) three times mid-burst', scenarioTimeout, async () => {
+  const noScriptCount = async () => {
+    const stats = await sendRedisCommand(services.redisPort, 'INFO errorstats');
+    return Number(/errorstat_NOSCRIPT:count=(\d+)/.exec(stats)?.[1] ?? 0);
+  };
+  let refusedBefore = 0;
+  const report = await runScenario({
+    name: 'script-flush',
+    faultAtMs: 700,
+    inject: async () => {
+      refusedBefore = await noScriptCount();
+      for (let flush = 0; flush < 3; flush += 1) {
+        assert.equal(await sendRedisCommand(services.redisPort, 'SCRIPT FLUSH'), '+OK\r\n');
+        await sleep(250);
+      }
+    },
+  });
+  assert.ok((await noScriptCount()) > refusedBefore, 'the flushes were met by NOSCRIPT refusals');
   assertMoneyRules(report);
 });
 
