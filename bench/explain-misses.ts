@@ -14,14 +14,18 @@ const explanations: readonly Explanation[] = [
     figure: /^Requests\/s/,
     gap:
       "CPU per call is about three times the floor's, spread thin: no site of our own above 3% of the busy time. " +
-      "Node's HTTP, socket and stream code (paid on both sides of the proxy) is the largest share, then undici, " +
-      'garbage collection (about 82 KB allocated per call), Fastify and the settlement. With PostgreSQL + Redis, ' +
-      'two Redis round trips per call (admission with the hold, the capture), about 5 KB sent to Redis per call ' +
-      "(the credit scripts' text), and Redis and PostgreSQL themselves on the same two cores.",
+      "Node's HTTP, socket and stream code (paid on both sides of the proxy, the socket writes alone about 14%) is " +
+      'the largest share, then undici, garbage collection (about 81 KB allocated per call) and the settlement; the ' +
+      "hot /v1 routes no longer go through Fastify. On SQLite the writer thread's share is 53-85 us a call. With " +
+      "PostgreSQL + Redis, Redis's own CPU is about 190 us a call (about 39 commands inside the scripts of a call), " +
+      'plus two round trips, all on the same two cores as the gateway.',
     next:
-      'the credit scripts by SHA (decision 1850 says how to keep their order); metrics of our own, counted per turn; ' +
-      'time-ordered ids for the writer thread; the request body spliced instead of re-serialised; /v1 on bare node:http.',
-    sections: '"Issue 20, fourth session": the gateway side, the upstream side, PostgreSQL + Redis',
+      'fewer commands inside the Redis scripts (one MGET for the registration check, one TIME per batch, the slot ' +
+      "trim only when full); a longer group window for the writer thread; a call's headers in one writeHead; metrics " +
+      'of our own counted per turn; the request body spliced instead of re-serialised.',
+    sections:
+      '"Issue 20, fifth session": the writer thread, /v1 on bare node:http, Redis per call; "Issue 20, fourth ' +
+      'session": the gateway side',
   },
   {
     figure: /^RSS peak during/,
@@ -60,8 +64,9 @@ const explanations: readonly Explanation[] = [
       "streams about 34 KB each (arrays, objects, strings, the calls' closures and their contexts; no item dominates), " +
       "and V8's other allocations and thread stacks 25-40 MB.",
     next:
-      'the lighter /v1 HTTP layer and the rest of the relay in one loop (guardBody and the stream iterator); ' +
-      'MEMORY_MODE=lean meets it today at the CPU cost of a 4 MB semi-space.',
+      "the rest of the relay in one loop (guardBody and Node's stream iterator), fewer closures and contexts per " +
+      "call (the sink's, the admission's), fewer idle-process modules; MEMORY_MODE=lean meets it today at the CPU " +
+      'cost of a 4 MB semi-space.',
     sections:
       '"Issue 20, fifth session: the young generation, and the credit fence under load", "Issue 20, fourth session: ' +
       'streams and memory"',
