@@ -96,8 +96,8 @@ describe('the flags and collection, in V8 itself', () => {
     );
     const { before, held, after } = JSON.parse(output) as { before: number; held: number; after: number };
     assert.equal(before, 32, 'the young generation grew to its cap: two 16 MB semi-spaces');
-    // Near the minimum's 8 MB (10-14 MB measured, with V8's pages in flight during a scavenge), never the cap: the
-    // same allocations regrow it to 32 MB within one phase once V8 has its factor back (below).
+    // Near the minimum's 8 MB (V8 reported 10-14 MB here), never the cap: the same allocations regrow it to 32 MB
+    // within one phase once V8 has its factor back (below).
     assert.ok(held < before, `held below the cap while the flags are set: ${held} MB`);
     assert.equal(after, 32, 'grown back to the cap once V8 has its sizing back');
   });
