@@ -10,6 +10,7 @@ import { migrateToLatest } from '../server/src/db/migrate.ts';
 import type { JournaledCharge } from '../server/src/db/settlement-journal.ts';
 import { insertUser } from '../server/src/db/users.ts';
 import { cryptoIds } from '../server/src/lib/ids.ts';
+import { buildUsageRecord } from '../server/test/support/usage-record-builder.ts';
 import { walFramesByTree } from './wal-frames-by-tree.ts';
 
 /**
@@ -126,27 +127,20 @@ function newCharge(): JournaledCharge {
         { account: 'system:revenue', amountMicros: costMicros },
       ],
     },
-    usage: {
+    usage: buildUsageRecord({
       request_id: requestId,
       user_id: userId,
       api_key_id: keyId,
       model_id: 'bench-model',
-      endpoint: 'chat.completions',
       route_id: 'rte_writer_probe',
-      provider: 'openai',
-      status: 'completed',
-      error_code: null,
       input_tokens: 12,
-      cached_tokens: 0,
       output_tokens: 24,
-      reasoning_tokens: 0,
-      image_count: 0,
       cost_micros: costMicros,
       upstream_cost_micros: 1000,
       time_to_first_token_ms: null,
       latency_ms: 1,
       created_at: createdAt,
-    },
+    }),
   };
 }
 
