@@ -90,6 +90,12 @@ export function createRedisCreditHolds(deps: {
    */
   const capturesInFlight = new Map<string, Promise<void>>();
 
+  /** Registers first when a command went unheard (re-posting memory), then renews the lease. */
+  const renewLease = async (): Promise<void> => {
+    if (node.isOutOfSync()) await node.register();
+    await node.renewLease();
+  };
+
   /** Re-registers when Redis holds fewer of this node's holds than memory does, then reaps the lapsed nodes. */
   const tend = async (): Promise<string[]> => {
     // Holds only leave memory before Redis hears of it, and enter it after, so Redis holding fewer than memory did
@@ -218,14 +224,10 @@ export function createRedisCreditHolds(deps: {
       await node.register();
       return released;
     },
-    renewLease: async () => {
-      if (node.isOutOfSync()) await node.register();
-      await node.renewLease();
-    },
+    renewLease,
     tend,
     heartbeat: async () => {
-      if (node.isOutOfSync()) await node.register();
-      await node.renewLease();
+      await renewLease();
       return tend();
     },
     leaseRenewedAtMs: node.leaseRenewedAtMs,
